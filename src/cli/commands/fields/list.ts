@@ -1,0 +1,20 @@
+import { defineCommand } from "../../command.js";
+import { collectPages, listQueryFrom, withListOptions, type ListFlags } from "../../list-options.js";
+import { fieldColumns } from "../../render/models.js";
+import { resolveModelId } from "../../resolve.js";
+
+/** `ddsctl fields list [model]`. */
+export default defineCommand({
+  path: ["fields", "list"],
+  description: "list fields of one model, or across models (filter: modelId, name, type, required)",
+  examples: ["ddsctl fields list Loan", "ddsctl fields list --filter type=number --json"],
+  configure: (cmd) => withListOptions(cmd.argument("[model]", "model name or modelId")),
+  async run(ctx, [ref], flags) {
+    const service = await ctx.service();
+    const extra = ref ? [{ field: "modelId", op: "eq" as const, value: await resolveModelId(service, ref) }] : [];
+    const page = await collectPages(flags as ListFlags, listQueryFrom(flags as ListFlags, extra), (q) => service.listFields(q));
+    if (ctx.out.options.json) return ctx.out.json(page);
+    await ctx.out.table(page.data, fieldColumns());
+    if (page.hasNextPage) ctx.out.info(ctx.out.c.dim(`more: --cursor ${page.nextCursor} (or --all)`));
+  },
+});

@@ -1,0 +1,79 @@
+import type { Command } from "commander";
+import { errors } from "../contract/errors.js";
+import { FILTER_OPS, parseLimit, parseSort, type FilterClause, type FilterOp, type ListQuery } from "../contract/list-query.js";
+import type { Page } from "../contract/schemas/index.js";
+
+const SYMBOLS: [string, FilterOp][] = [
+  [">=", "gte"],
+  ["<=", "lte"],
+  ["!=", "ne"],
+  ["~=", "contains"],
+  [">", "gt"],
+  ["<", "lt"],
+  ["=", "eq"],
+];
+
+/**
+ * Parses one `--filter`: `field=value`, `field!=value`, `field>=value`, `field~=text`,
+ * or the REST spelling `field[op]=value` (`status[in]=active,completed`).
+ */
+export function parseFilter(text: string): FilterClause {
+  const rest = /^([^[\]=<>!~]+)\[([a-z]+)\]=(.*)$/s.exec(text);
+  if (rest) {
+    if (!FILTER_OPS.includes(rest[2] as FilterOp)) throw errors.usage(`unknown filter operator "${rest[2]}" in --filter ${text}`);
+    return { field: rest[1], op: rest[2] as FilterOp, value: rest[3] };
+  }
+  let best: { at: number; sym: string; op: FilterOp } | undefined;
+  for (const [sym, op] of SYMBOLS) {
+    const at = text.indexOf(sym);
+    if (at > 0 && (!best || at < best.at || (at === best.at && sym.length > best.sym.length))) best = { at, sym, op };
+  }
+  if (!best) throw errors.usage(`--filter "${text}" must look like field=value (or field!=, >, >=, <, <=, ~=, field[op]=value)`);
+  return { field: text.slice(0, best.at), op: best.op, value: text.slice(best.at + best.sym.length) };
+}
+
+/** Adds --filter, --sort, --limit, --cursor and --all to a list command. */
+export function withListOptions(cmd: Command): Command {
+  return cmd
+    .option("--filter <expr>", "filter, e.g. status=active, createdAt>=2026-01-01, metadata.region=west (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+    .option("--sort <fields>", "sort keys, comma-separated, '-' for descending (e.g. -createdAt)")
+    .option("--limit <n>", "page size, 1..500 (default 50)")
+    .option("--cursor <cursor>", "continue from a previous page's nextCursor")
+    .option("--all", "follow nextCursor until the last page");
+}
+
+/** Flags of a list command. */
+export interface ListFlags {
+  filter?: string[];
+  sort?: string;
+  limit?: string;
+  cursor?: string;
+  all?: boolean;
+}
+
+/** Builds the ListQuery from list flags; extra clauses (e.g. --model) are appended. */
+export function listQueryFrom(flags: ListFlags, extra: FilterClause[] = []): ListQuery {
+  const query: ListQuery = { filters: [...(flags.filter ?? []).map(parseFilter), ...extra] };
+  if (flags.sort) query.sort = parseSort(flags.sort);
+  if (flags.limit !== undefined) {
+    try {
+      query.limit = parseLimit(flags.limit);
+    } catch (err) {
+      throw errors.usage((err as Error).message);
+    }
+  }
+  if (flags.cursor) query.cursor = flags.cursor;
+  return query;
+}
+
+/** Fetches one page, or every page with --all (returned as one last page). */
+export async function collectPages<T>(flags: ListFlags, query: ListQuery, fetch: (q: ListQuery) => Promise<Page<T>>): Promise<Page<T>> {
+  let page = await fetch(query);
+  if (!flags.all) return page;
+  const data = [...page.data];
+  while (page.hasNextPage && page.nextCursor) {
+    page = await fetch({ ...query, cursor: page.nextCursor });
+    data.push(...page.data);
+  }
+  return { data, nextCursor: null, hasNextPage: false };
+}

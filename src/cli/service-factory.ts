@@ -1,0 +1,15 @@
+import { errors } from "../contract/errors.js";
+import type { DdsService } from "../contract/service.js";
+import type { Target } from "./target.js";
+
+/**
+ * Opens the service for a target. This is the one place that knows whether the CLI runs
+ * locally or remotely; the engine is imported lazily so `--help` and `--version` stay fast.
+ */
+export async function openService(target: Target): Promise<DdsService> {
+  if (target.mode === "local") {
+    const { createLocalEngine } = await import("../engine/local-engine.js");
+    return createLocalEngine({ db: target.db, workspace: target.workspace });
+  }
+  throw errors.usage(`remote mode (${target.baseUrl}) arrives with ddsctl serve; use --local for now`);
+}

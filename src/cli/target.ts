@@ -1,0 +1,58 @@
+import { errors } from "../contract/errors.js";
+import { readConfig } from "./config.js";
+
+/** Where commands run: an embedded database or a remote service. */
+export type Target =
+  | { mode: "local"; db: string; workspace: string; source: string }
+  | { mode: "remote"; baseUrl: string; token?: string; source: string };
+
+/** The global flags that pick a target. */
+export interface TargetFlags {
+  local?: string | boolean;
+  remote?: string;
+  token?: string;
+  profile?: string;
+}
+
+/** Default local database, relative to the working directory. */
+export const DEFAULT_DB = ".dds/dds.db";
+
+/**
+ * Resolves the target with the precedence of SPEC.md §5: flags > environment
+ * (DDS_DB, DDS_BASE_URL, DDS_API_TOKEN, DDS_PROFILE) > the config's current profile >
+ * the local `./.dds/dds.db`.
+ */
+export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = process.env): Target {
+  if (flags.local !== undefined && flags.remote !== undefined) {
+    throw errors.usage("--local and --remote cannot be used together");
+  }
+  const token = flags.token ?? env.DDS_API_TOKEN;
+  if (flags.local !== undefined) {
+    const db = typeof flags.local === "string" ? flags.local : (env.DDS_DB ?? DEFAULT_DB);
+    return { mode: "local", db, workspace: "default", source: "--local" };
+  }
+  if (flags.remote !== undefined) return { mode: "remote", baseUrl: flags.remote, token, source: "--remote" };
+  const profileName = flags.profile ?? env.DDS_PROFILE;
+  if (!flags.profile) {
+    if (env.DDS_DB) return { mode: "local", db: env.DDS_DB, workspace: "default", source: "DDS_DB" };
+    if (env.DDS_BASE_URL) return { mode: "remote", baseUrl: env.DDS_BASE_URL, token, source: "DDS_BASE_URL" };
+  }
+  const config = readConfig();
+  const name = profileName ?? config.current;
+  if (name) {
+    const profile = config.profiles[name];
+    if (!profile) {
+      if (profileName) throw errors.usage(`no profile named "${name}"; see ddsctl profiles list`);
+    } else if (profile.mode === "local") {
+      return { mode: "local", db: profile.db, workspace: profile.workspace ?? "default", source: `profile ${name}` };
+    } else {
+      return { mode: "remote", baseUrl: profile.baseUrl, token: flags.token ?? env.DDS_API_TOKEN ?? profile.token, source: `profile ${name}` };
+    }
+  }
+  return { mode: "local", db: DEFAULT_DB, workspace: "default", source: "default" };
+}
+
+/** The target banner shown on stderr: `local .dds/dds.db` or `remote https://…`. */
+export function describeTarget(t: Target): string {
+  return t.mode === "local" ? `local ${t.db}` : `remote ${t.baseUrl}`;
+}

@@ -1,0 +1,155 @@
+import { errors } from "./errors.js";
+
+/** Filter operators of SPEC.md §2. */
+export const FILTER_OPS = ["eq", "ne", "gt", "gte", "lt", "lte", "in", "contains"] as const;
+export type FilterOp = (typeof FILTER_OPS)[number];
+
+/** One `filter[<field>][<op>]=<value>` clause. */
+export interface FilterClause {
+  field: string;
+  op: FilterOp;
+  value: string;
+}
+
+/** One sort key; `desc` when written with a leading `-`. */
+export interface SortKey {
+  field: string;
+  desc: boolean;
+}
+
+/** What every list operation takes: page size, cursor, filters and sort. */
+export interface ListQuery {
+  limit?: number;
+  cursor?: string;
+  filters?: FilterClause[];
+  sort?: SortKey[];
+}
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 500;
+
+/**
+ * Which fields a list accepts in `filter[...]` and `sort`. A field ending in `.*`
+ * admits any dotted key below it (`metadata.*` admits `metadata.region`).
+ */
+export interface ListSpec {
+  filters: readonly string[];
+  sorts: readonly string[];
+  defaultSort: readonly SortKey[];
+}
+
+const FILTER_KEY = /^filter\[([^\]]+)\]\[([^\]]+)\]$/;
+const FILTER_KEY_SHORT = /^filter\[([^\]]+)\]$/;
+
+/**
+ * Parses URL query parameters into a ListQuery, rejecting malformed keys and values
+ * with a 400. `include` and other non-list parameters are left for the caller.
+ */
+export function parseListQuery(params: URLSearchParams, extraKeys: readonly string[] = []): ListQuery {
+  const query: ListQuery = { filters: [], sort: [] };
+  for (const [key, value] of params) {
+    if (key === "limit") {
+      query.limit = parseLimit(value);
+    } else if (key === "cursor") {
+      query.cursor = value;
+    } else if (key === "sort") {
+      query.sort = parseSort(value);
+    } else {
+      const m = FILTER_KEY.exec(key) ?? FILTER_KEY_SHORT.exec(key);
+      if (m) {
+        const op = (m[2] ?? "eq") as FilterOp;
+        if (!FILTER_OPS.includes(op)) {
+          throw errors.invalid(`unknown filter operator "${m[2]}" in ${key}; use one of ${FILTER_OPS.join(", ")}`);
+        }
+        query.filters!.push({ field: m[1], op, value });
+      } else if (!extraKeys.includes(key)) {
+        throw errors.invalid(`unknown query parameter "${key}"`);
+      }
+    }
+  }
+  return query;
+}
+
+/** Parses `limit`, which must be an integer within 1..500. */
+export function parseLimit(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > MAX_LIMIT) {
+    throw errors.invalid(`limit must be an integer from 1 to ${MAX_LIMIT}, got "${value}"`);
+  }
+  return n;
+}
+
+/** Parses `sort=name,-createdAt`. */
+export function parseSort(value: string): SortKey[] {
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)
+    .map((s) => (s.startsWith("-") ? { field: s.slice(1), desc: true } : { field: s.replace(/^\+/, ""), desc: false }));
+}
+
+/** Writes a ListQuery back as URL query parameters (the HTTP client uses this). */
+export function toSearchParams(query: ListQuery | undefined, params = new URLSearchParams()): URLSearchParams {
+  if (!query) return params;
+  if (query.limit !== undefined) params.set("limit", String(query.limit));
+  if (query.cursor !== undefined) params.set("cursor", query.cursor);
+  for (const f of query.filters ?? []) params.append(`filter[${f.field}][${f.op}]`, f.value);
+  if (query.sort && query.sort.length > 0) {
+    params.set("sort", query.sort.map((s) => (s.desc ? `-${s.field}` : s.field)).join(","));
+  }
+  return params;
+}
+
+/** True when `field` is admitted by the list of allowed names (with `prefix.*` wildcards). */
+export function isAllowedField(allowed: readonly string[], field: string): boolean {
+  if (allowed.includes(field)) return true;
+  return allowed.some(
+    (a) => a.endsWith(".*") && field.startsWith(a.slice(0, -1)) && field.length > a.length - 1,
+  );
+}
+
+/** Rejects (400) filter and sort fields the list does not document. */
+export function checkListQuery(spec: ListSpec, query: ListQuery | undefined): void {
+  for (const f of query?.filters ?? []) {
+    if (!isAllowedField(spec.filters, f.field)) {
+      throw errors.invalid(`unknown filter field "${f.field}"; filterable: ${spec.filters.join(", ")}`);
+    }
+  }
+  for (const s of query?.sort ?? []) {
+    if (!isAllowedField(spec.sorts, s.field)) {
+      throw errors.invalid(`unknown sort field "${s.field}"; sortable: ${spec.sorts.join(", ")}`);
+    }
+  }
+}
+
+const ts = ["createdAt", "updatedAt"] as const;
+const byCreated: SortKey[] = [{ field: "createdAt", desc: false }];
+
+/** The documented filter and sort fields of each list. */
+export const LIST_SPECS = {
+  models: { filters: ["name", "status", "version", ...ts], sorts: ["name", "status", "version", ...ts], defaultSort: byCreated },
+  fields: { filters: ["modelId", "name", "type", "required", ...ts], sorts: ["name", "type", ...ts], defaultSort: byCreated },
+  contexts: {
+    filters: ["name", "type", "status", "freshness", "metadata.*", "resolvedAt", ...ts],
+    sorts: ["name", "type", "status", "freshness", "resolvedAt", ...ts],
+    defaultSort: byCreated,
+  },
+  records: { filters: ["contextId", "modelId", "freshness", ...ts], sorts: [...ts], defaultSort: byCreated },
+  contributions: {
+    filters: ["contextId", "modelId", "recordId", "sourceId", "sourceType", "status", "receivedAt"],
+    sorts: ["receivedAt"],
+    defaultSort: [{ field: "receivedAt", desc: false }],
+  },
+  rules: {
+    filters: ["name", "category", "severity", "status", "version", ...ts],
+    sorts: ["name", "category", "severity", "status", "version", ...ts],
+    defaultSort: byCreated,
+  },
+  evaluations: {
+    filters: ["ruleId", "contextId", "freshness", "outcome", "rule.name", "rule.severity", "rule.category", "ruleVersion", "computedAt"],
+    sorts: ["computedAt", "rule.name", "rule.severity", "rule.category", "outcome"],
+    defaultSort: [{ field: "computedAt", desc: false }],
+  },
+  webhooks: { filters: ["url", "createdAt"], sorts: ["createdAt"], defaultSort: byCreated },
+  deliveries: { filters: ["status", "eventType", "createdAt"], sorts: ["createdAt"], defaultSort: byCreated },
+} satisfies Record<string, ListSpec>;

@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { Id, SegmentName, Timestamp } from "./common.js";
+
+/** Field types of SPEC.md §3. */
+export const FIELD_TYPES = ["string", "number", "integer", "boolean", "date", "datetime", "enum", "json"] as const;
+export const FieldType = z.enum(FIELD_TYPES);
+export type FieldType = z.infer<typeof FieldType>;
+
+/** Resolution policies of SPEC.md §3. */
+export const RESOLUTION_POLICIES = [
+  "highest_confidence",
+  "latest",
+  "earliest",
+  "source_priority",
+  "majority",
+  "min",
+  "max",
+] as const;
+export const ResolutionPolicy = z.enum(RESOLUTION_POLICIES);
+export type ResolutionPolicy = z.infer<typeof ResolutionPolicy>;
+
+/** Source types a contribution may name (SPEC.md §3). */
+export const SOURCE_TYPES = ["document", "integration", "user", "manual", "system"] as const;
+export const SourceType = z.enum(SOURCE_TYPES);
+export type SourceType = z.infer<typeof SourceType>;
+
+/** Validation rules; which apply depends on the field type (checked by the engine). */
+export const FieldValidation = z.strictObject({
+  min: z.union([z.number(), z.string()]).optional(),
+  max: z.union([z.number(), z.string()]).optional(),
+  minLength: z.number().int().nonnegative().optional(),
+  maxLength: z.number().int().nonnegative().optional(),
+  pattern: z.string().optional(),
+  values: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
+});
+export type FieldValidation = z.infer<typeof FieldValidation>;
+
+/** How competing contributions are resolved into one value. */
+export const FieldResolution = z.strictObject({
+  policy: ResolutionPolicy,
+  sourcePriority: z.array(SourceType).optional(),
+  minConfidence: z.number().min(0).max(1).optional(),
+});
+export type FieldResolution = z.infer<typeof FieldResolution>;
+
+/** A computed field: a JSON Logic expression over the record's fields and relationships. */
+export const FieldComputed = z.strictObject({
+  expression: z.unknown(),
+});
+export type FieldComputed = z.infer<typeof FieldComputed>;
+
+/** Body of POST /models/{id}/fields, of PUT on a field, and an item of a model's `fields`. */
+export const FieldInput = z.strictObject({
+  name: SegmentName,
+  type: FieldType,
+  description: z.string().max(2000).nullish(),
+  required: z.boolean().optional(),
+  validation: FieldValidation.nullish(),
+  resolution: FieldResolution.nullish(),
+  computed: FieldComputed.nullish(),
+});
+export type FieldInput = z.infer<typeof FieldInput>;
+
+/** A field as the API returns it. */
+export const Field = z.object({
+  fieldId: Id,
+  modelId: Id,
+  name: z.string(),
+  type: FieldType,
+  description: z.string(),
+  required: z.boolean(),
+  validation: FieldValidation.nullable(),
+  resolution: FieldResolution,
+  computed: FieldComputed.nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Field = z.infer<typeof Field>;

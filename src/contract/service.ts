@@ -1,0 +1,138 @@
+import type { ListQuery } from "./list-query.js";
+import type {
+  BulkResponse,
+  Context,
+  ContextCreate,
+  ContextPatch,
+  ContextStatus,
+  Contribution,
+  ContributionCreate,
+  DdsRecord,
+  Evaluation,
+  Field,
+  FieldInput,
+  Model,
+  ModelCreate,
+  ModelList,
+  ModelPatch,
+  ModelStatus,
+  Page,
+  RecordDeleteItem,
+  RecordInclude,
+  RecordUpdate,
+  RecordUpdateItem,
+  RelationshipLink,
+  Rule,
+  RuleCreate,
+  RulePatch,
+  RuleStatus,
+  Webhook,
+  WebhookCreate,
+  WebhookDelivery,
+} from "./schemas/index.js";
+
+/** Counts of contexts per freshness (and per business status), for `pipeline status`. */
+export interface PipelineStatus {
+  contexts: { resolved: number; stale: number; computing: number };
+  /** Stale contexts the pipeline will not process until reopened (completed). */
+  waiting: number;
+  /** Claims whose lease has expired (a worker died mid-pass); they are claimable again. */
+  expiredClaims: number;
+}
+
+/** What a pipeline drain did. */
+export interface PipelineRunResult {
+  passes: number;
+  resolved: string[];
+  /** Contexts still not resolved when the drain stopped (timeout, or not processable). */
+  pending: string[];
+}
+
+/** Options of a pipeline drain. */
+export interface PipelineRunOptions {
+  /** Only these contexts (default: every stale, active context). */
+  contextIds?: string[];
+  /** Give up after this many milliseconds (default: no limit in local mode). */
+  timeoutMs?: number;
+}
+
+/**
+ * The whole service of the interface document and SPEC.md. Implemented by the local
+ * engine (`src/engine`) and by the HTTP client (`src/client`); the server adapts REST to
+ * it. Every method validates its input and throws DdsError on failure.
+ */
+export interface DdsService {
+  // Models
+  createModel(body: ModelCreate): Promise<Model>;
+  listModels(query?: ListQuery): Promise<ModelList>;
+  getModel(modelId: string): Promise<Model>;
+  updateModel(modelId: string, patch: ModelPatch): Promise<Model>;
+  setModelStatus(modelId: string, status: ModelStatus | string): Promise<Model>;
+  deleteModel(modelId: string): Promise<void>;
+
+  // Fields, scoped by model and field name
+  createField(modelId: string, body: FieldInput): Promise<Field>;
+  listModelFields(modelId: string): Promise<Page<Field>>;
+  getModelField(modelId: string, fieldName: string): Promise<Field>;
+  replaceModelField(modelId: string, fieldName: string, body: FieldInput): Promise<Field>;
+  deleteModelField(modelId: string, fieldName: string): Promise<void>;
+  // Fields, global by fieldId
+  listFields(query?: ListQuery): Promise<Page<Field>>;
+  getField(fieldId: string): Promise<Field>;
+  replaceField(fieldId: string, body: FieldInput): Promise<Field>;
+  deleteField(fieldId: string): Promise<void>;
+
+  // Contexts
+  createContext(body: ContextCreate): Promise<Context>;
+  listContexts(query?: ListQuery): Promise<Page<Context>>;
+  getContext(contextId: string, options?: { include?: "summary"[] }): Promise<Context>;
+  updateContext(contextId: string, patch: ContextPatch): Promise<Context>;
+  setContextStatus(contextId: string, status: ContextStatus | string): Promise<Context>;
+  deleteContext(contextId: string): Promise<void>;
+
+  // Contributions
+  createContribution(body: ContributionCreate): Promise<Contribution>;
+  bulkCreateContributions(body: { items: unknown[] }): Promise<BulkResponse>;
+  getContribution(contributionId: string): Promise<Contribution>;
+  listContributions(query?: ListQuery): Promise<Page<Contribution>>;
+
+  // Records
+  listRecords(query?: ListQuery): Promise<Page<DdsRecord>>;
+  getRecord(recordId: string, options?: { include?: RecordInclude[] }): Promise<DdsRecord>;
+  updateRecord(recordId: string, body: RecordUpdate): Promise<DdsRecord>;
+  deleteRecord(recordId: string): Promise<void>;
+  bulkUpdateRecords(body: { items: RecordUpdateItem[] | unknown[] }): Promise<BulkResponse>;
+  bulkDeleteRecords(body: { items: RecordDeleteItem[] | unknown[] }): Promise<BulkResponse>;
+
+  // Relationships (read and remove only)
+  listRelationships(recordId: string): Promise<{ data: RelationshipLink[] }>;
+  listRelatedRecords(recordId: string, relationshipName: string): Promise<{ data: DdsRecord[] }>;
+  removeRelationship(recordId: string, relationshipName: string, targetRecordId: string): Promise<void>;
+
+  // Rules
+  createRule(body: RuleCreate): Promise<Rule>;
+  listRules(query?: ListQuery): Promise<Page<Rule>>;
+  getRule(ruleId: string): Promise<Rule>;
+  updateRule(ruleId: string, patch: RulePatch): Promise<Rule>;
+  setRuleStatus(ruleId: string, status: RuleStatus | string): Promise<Rule>;
+  deleteRule(ruleId: string): Promise<void>;
+
+  // Evaluations (read-only)
+  listContextEvaluations(contextId: string, query?: ListQuery): Promise<Page<Evaluation>>;
+  getContextEvaluation(contextId: string, ruleId: string): Promise<Evaluation>;
+  listRuleEvaluations(ruleId: string, query?: ListQuery): Promise<Page<Evaluation>>;
+
+  // Webhooks
+  createWebhook(body: WebhookCreate): Promise<Webhook>;
+  listWebhooks(query?: ListQuery): Promise<Page<Webhook>>;
+  getWebhook(webhookId: string): Promise<Webhook>;
+  deleteWebhook(webhookId: string): Promise<void>;
+  listWebhookDeliveries(webhookId: string, query?: ListQuery): Promise<Page<WebhookDelivery>>;
+
+  // Pipeline (not a REST resource: local mode drains it, remote mode waits for it)
+  runPipeline(options?: PipelineRunOptions): Promise<PipelineRunResult>;
+  pipelineStatus(): Promise<PipelineStatus>;
+
+  /** Releases connections and file handles. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,103 @@
+import { errors } from "../../contract/errors.js";
+import type { ListQuery } from "../../contract/list-query.js";
+import { parseBody } from "../../contract/parse.js";
+import { ContextCreate, ContextPatch, type Context, type Page } from "../../contract/schemas/index.js";
+import { newId } from "../../util/ids.js";
+import { nowIso } from "../../util/time.js";
+import type { EngineContext } from "../engine-context.js";
+import type { ContextRow } from "../store/context-repo.js";
+import { assertTransition, parseTargetStatus } from "../transitions.js";
+import { toApiContext, toSummary } from "./context-view.js";
+
+/** Loads a live context of the workspace or throws 404. */
+export function requireContext(ctx: EngineContext, contextId: string): ContextRow {
+  const row = ctx.contexts.get(String(contextId));
+  if (!row) throw errors.notFound("context", contextId);
+  return row;
+}
+
+/** Context operations of the service. */
+export function createContextService(ctx: EngineContext) {
+  return {
+    async createContext(body: unknown): Promise<Context> {
+      const input = parseBody(ContextCreate, body ?? {});
+      const now = nowIso();
+      const row: ContextRow = {
+        id: newId(),
+        workspace: ctx.workspace,
+        name: input.name ?? null,
+        type: input.type ?? null,
+        metadata: input.metadata ?? {},
+        status: "active",
+        freshness: "resolved",
+        evidenceVersion: 0,
+        resolvedVersion: 0,
+        claimedBy: null,
+        leaseExpiresAt: null,
+        createdAt: now,
+        updatedAt: now,
+        resolvedAt: null,
+        deletedAt: null,
+      };
+      ctx.contexts.insert(row);
+      return toApiContext(row);
+    },
+
+    async listContexts(query?: ListQuery): Promise<Page<Context>> {
+      const page = ctx.contexts.list(query ?? {});
+      return { data: page.rows.map(toApiContext), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
+    },
+
+    async getContext(contextId: string, options?: { include?: string[] }): Promise<Context> {
+      for (const inc of options?.include ?? []) {
+        if (inc !== "summary") throw errors.invalid(`unknown include "${inc}"; contexts support include=summary`);
+      }
+      const row = requireContext(ctx, contextId);
+      const context = toApiContext(row);
+      if (options?.include?.includes("summary")) context.summary = toSummary(row, ctx.contexts.counts(row.id));
+      return context;
+    },
+
+    async updateContext(contextId: string, body: unknown): Promise<Context> {
+      if (body && typeof body === "object" && ("status" in body || "freshness" in body)) {
+        throw errors.invalid("status and freshness are not changed by PATCH; use PUT /contexts/{contextId}/status/{targetStatus}");
+      }
+      const patch = parseBody(ContextPatch, body);
+      return ctx.store.tx(() => {
+        const row = requireContext(ctx, contextId);
+        const next: ContextRow = {
+          ...row,
+          name: patch.name === undefined ? row.name : patch.name,
+          type: patch.type === undefined ? row.type : patch.type,
+          metadata: patch.metadata === undefined ? row.metadata : (patch.metadata ?? {}),
+          updatedAt: nowIso(),
+        };
+        ctx.contexts.update(row.id, { name: next.name, type: next.type, metadata: next.metadata, updatedAt: next.updatedAt });
+        if (next.type !== row.type) ctx.onContextTypeChange(row.id);
+        return toApiContext(next);
+      });
+    },
+
+    async setContextStatus(contextId: string, target: string): Promise<Context> {
+      const to = parseTargetStatus("context", target);
+      return ctx.store.tx(() => {
+        const row = requireContext(ctx, contextId);
+        assertTransition("context", row.status, to);
+        const next = { ...row, status: to as ContextRow["status"], updatedAt: nowIso() };
+        ctx.contexts.update(row.id, { status: next.status, updatedAt: next.updatedAt });
+        ctx.onContextStatusChange(next, row.status);
+        return toApiContext(next);
+      });
+    },
+
+    async deleteContext(contextId: string): Promise<void> {
+      ctx.store.tx(() => {
+        const row = requireContext(ctx, contextId);
+        if (row.status !== "archived") {
+          throw errors.conflict("context_not_archived", `context ${row.id} is ${row.status}; archive it before deleting`);
+        }
+        ctx.contexts.update(row.id, { deletedAt: nowIso() });
+      });
+    },
+  };
+}

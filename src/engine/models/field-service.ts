@@ -1,0 +1,165 @@
+import { errors } from "../../contract/errors.js";
+import type { ListQuery } from "../../contract/list-query.js";
+import { parseBody } from "../../contract/parse.js";
+import { FieldInput, type Field, type Page } from "../../contract/schemas/index.js";
+import { newId } from "../../util/ids.js";
+import { nowIso } from "../../util/time.js";
+import type { EngineContext } from "../engine-context.js";
+import { checkModelDefinition } from "./model-definition.js";
+import { recompile, requireModel } from "./model-service.js";
+import type { StoredField, StoredModel } from "./model-types.js";
+import { toApiField } from "./model-view.js";
+import { renameCascade } from "./field-rename.js";
+
+function assertMutable(model: StoredModel): void {
+  if (model.status === "archived") {
+    throw errors.conflict("model_archived", `model ${model.name} is archived; its field schema cannot be modified`);
+  }
+}
+
+function fieldByName(model: StoredModel, name: string): StoredField {
+  const f = model.fields.find((x) => x.name === name);
+  if (!f) throw errors.notFound("field", `${model.name}.${name}`);
+  return f;
+}
+
+/** Checks the model as it would be with `fields`, and throws 422 listing every problem. */
+function checkWith(model: StoredModel, fields: StoredField[]): void {
+  const problems = checkModelDefinition({
+    fields: fields.map((f) => ({ ...f, description: f.description, resolution: f.resolution ?? undefined })),
+    identity: model.identity.map((id) => fields.find((f) => f.id === id)?.name ?? id),
+    relationships: model.relationships,
+  });
+  if (problems.length > 0) throw errors.validation(`field definition is invalid: ${problems[0].message}`, problems);
+}
+
+/** Persists a model-level change after a field change: version, compile, staleness. */
+function afterChange(ctx: EngineContext, modelId: string): void {
+  const model = requireModel(ctx, modelId);
+  const version = model.version + 1;
+  ctx.models.update(model.id, { version, updatedAt: nowIso() });
+  if (model.status === "active") recompile(ctx, { ...model, version });
+  ctx.onDefinitionChange([model.id]);
+}
+
+/** Field operations, by model and name (scoped) and by fieldId (global). */
+export function createFieldService(ctx: EngineContext) {
+  const replace = (model: StoredModel, current: StoredField, body: unknown): Field => {
+    const input = parseBody(FieldInput, body);
+    assertMutable(model);
+    if (input.type !== current.type && model.status === "active") {
+      throw errors.validation(`cannot change the type of field ${current.name} of an active model`, [
+        { path: "type", message: `is ${current.type}; an active model's field types are fixed` },
+      ]);
+    }
+    if (input.name !== current.name && model.fields.some((f) => f.name === input.name)) {
+      throw errors.nameTaken("field", input.name);
+    }
+    const next: StoredField = {
+      ...current,
+      name: input.name,
+      type: input.type,
+      description: input.description ?? "",
+      required: input.required ?? false,
+      validation: input.validation ?? null,
+      resolution: input.resolution ?? null,
+      computed: input.computed ?? null,
+      updatedAt: nowIso(),
+    };
+    checkWith(model, model.fields.map((f) => (f.id === current.id ? next : f)));
+    if (next.computed && model.identity.includes(current.id)) {
+      throw errors.validation("an identity field cannot be computed", [{ path: "computed", message: `${current.name} is part of the identity` }]);
+    }
+    const { id: _id, modelId: _m, createdAt: _c, ...set } = next;
+    ctx.models.updateField(current.id, set);
+    if (next.name !== current.name) renameCascade(ctx, model, current.name, next.name);
+    afterChange(ctx, model.id);
+    return toApiField(next);
+  };
+
+  const remove = (model: StoredModel, field: StoredField): void => {
+    assertMutable(model);
+    if (model.identity.includes(field.id)) {
+      throw errors.validation(`field ${field.name} is part of the identity of ${model.name} and cannot be removed`, [
+        { path: "identity", message: `remove ${field.name} from the identity first (drafts only)` },
+      ]);
+    }
+    ctx.models.updateField(field.id, { deletedAt: nowIso() });
+    afterChange(ctx, model.id);
+  };
+
+  const fieldOwner = (fieldId: string): [StoredModel, StoredField] => {
+    const field = ctx.models.getField(String(fieldId));
+    if (!field) throw errors.notFound("field", fieldId);
+    const model = requireModel(ctx, field.modelId);
+    return [model, fieldByName(model, field.name)];
+  };
+
+  return {
+    async createField(modelId: string, body: unknown): Promise<Field> {
+      const input = parseBody(FieldInput, body);
+      return ctx.store.tx(() => {
+        const model = requireModel(ctx, modelId);
+        assertMutable(model);
+        if (model.fields.some((f) => f.name === input.name)) throw errors.nameTaken("field", input.name);
+        const now = nowIso();
+        const field: StoredField = {
+          id: newId(),
+          modelId: model.id,
+          name: input.name,
+          type: input.type,
+          description: input.description ?? "",
+          required: input.required ?? false,
+          validation: input.validation ?? null,
+          resolution: input.resolution ?? null,
+          computed: input.computed ?? null,
+          position: ctx.models.nextPosition(model.id),
+          createdAt: now,
+          updatedAt: now,
+        };
+        checkWith(model, [...model.fields, field]);
+        ctx.models.insertField(field);
+        afterChange(ctx, model.id);
+        return toApiField(field);
+      });
+    },
+    async listModelFields(modelId: string): Promise<Page<Field>> {
+      const model = requireModel(ctx, modelId);
+      return { data: model.fields.map(toApiField), nextCursor: null, hasNextPage: false };
+    },
+    async getModelField(modelId: string, fieldName: string): Promise<Field> {
+      return toApiField(fieldByName(requireModel(ctx, modelId), fieldName));
+    },
+    async replaceModelField(modelId: string, fieldName: string, body: unknown): Promise<Field> {
+      return ctx.store.tx(() => {
+        const model = requireModel(ctx, modelId);
+        return replace(model, fieldByName(model, fieldName), body);
+      });
+    },
+    async deleteModelField(modelId: string, fieldName: string): Promise<void> {
+      ctx.store.tx(() => {
+        const model = requireModel(ctx, modelId);
+        remove(model, fieldByName(model, fieldName));
+      });
+    },
+    async listFields(query?: ListQuery): Promise<Page<Field>> {
+      const page = ctx.models.listFields(query ?? {});
+      return { data: page.rows.map(toApiField), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
+    },
+    async getField(fieldId: string): Promise<Field> {
+      return toApiField(fieldOwner(fieldId)[1]);
+    },
+    async replaceField(fieldId: string, body: unknown): Promise<Field> {
+      return ctx.store.tx(() => {
+        const [model, field] = fieldOwner(fieldId);
+        return replace(model, field, body);
+      });
+    },
+    async deleteField(fieldId: string): Promise<void> {
+      ctx.store.tx(() => {
+        const [model, field] = fieldOwner(fieldId);
+        remove(model, field);
+      });
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import type {
+  FieldResolution,
+  FieldType,
+  FieldValidation,
+  ModelStatus,
+  RelationshipDecl,
+} from "../../contract/schemas/index.js";
+
+/** A field as the engine holds it (the store's row, parsed). */
+export interface StoredField {
+  id: string;
+  modelId: string;
+  name: string;
+  type: FieldType;
+  description: string;
+  required: boolean;
+  validation: FieldValidation | null;
+  resolution: FieldResolution | null;
+  computed: { expression: unknown } | null;
+  position: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A model as the engine holds it; `identity` is kept as fieldIds so renames are free. */
+export interface StoredModel {
+  id: string;
+  name: string;
+  description: string;
+  status: ModelStatus;
+  version: number;
+  identity: string[];
+  relationships: RelationshipDecl[];
+  fields: StoredField[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Where a computed field (or rule) reads a value from. */
+export type CompiledDep =
+  | { kind: "field"; path: string; fieldId: string }
+  | { kind: "relationship"; path: string; relationship: string; targetModelId: string; fieldId: string | null };
+
+/** A field as the pipeline uses it: resolution defaults filled in. */
+export interface CompiledField {
+  fieldId: string;
+  name: string;
+  type: FieldType;
+  required: boolean;
+  validation: FieldValidation | null;
+  resolution: Required<Pick<FieldResolution, "policy" | "minConfidence">> & Pick<FieldResolution, "sourcePriority">;
+  computed: { expression: unknown; deps: CompiledDep[] } | null;
+}
+
+/** A relationship with its target and match fields resolved to ids. */
+export interface CompiledRelationship {
+  name: string;
+  targetModelId: string;
+  cardinality: "one" | "many";
+  match: { sourceFieldId: string; targetFieldId: string } | null;
+}
+
+/** The compiled definition the pipeline runs (stored with the model on activation). */
+export interface CompiledModel {
+  modelId: string;
+  name: string;
+  version: number;
+  identity: string[];
+  fields: CompiledField[];
+  relationships: CompiledRelationship[];
+  /** Computed fieldIds in an order where every dependency comes first. */
+  computedOrder: string[];
+}

@@ -1,0 +1,90 @@
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { DdsError } from "../../contract/errors.js";
+import { MIGRATIONS } from "./migrations/index.js";
+import * as schema from "./schema.js";
+
+/** The drizzle database handle the repositories use. */
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+/** An open store: drizzle on top, the raw connection for hot paths and transactions. */
+export interface Store {
+  db: Db;
+  raw: Database.Database;
+  path: string;
+  /** Runs `fn` in one IMMEDIATE transaction (the write lock is taken up front). */
+  tx<T>(fn: () => T): T;
+  close(): void;
+}
+
+/** Options for opening a store. */
+export interface StoreOptions {
+  /** Milliseconds to wait on a locked database before failing (default 10 s). */
+  busyTimeoutMs?: number;
+  readonly?: boolean;
+}
+
+/**
+ * Opens (creating if needed) the SQLite database at `path`, applies pending migrations,
+ * and refuses a database written by a newer ddsctl.
+ */
+export function openStore(path: string, options: StoreOptions = {}): Store {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  let raw: Database.Database;
+  try {
+    raw = new Database(path, { timeout: options.busyTimeoutMs ?? 10_000 });
+  } catch (err) {
+    throw new DdsError("unavailable", `cannot open database ${path}: ${(err as Error).message}`);
+  }
+  try {
+    raw.pragma("journal_mode = WAL");
+    raw.pragma("synchronous = NORMAL");
+    raw.pragma("foreign_keys = ON");
+    migrate(raw, path);
+  } catch (err) {
+    raw.close();
+    throw err;
+  }
+  const db = drizzle(raw, { schema }) as Db;
+  return {
+    db,
+    raw,
+    path,
+    tx: <T>(fn: () => T): T => raw.transaction(fn).immediate(),
+    close: () => {
+      if (raw.open) raw.close();
+    },
+  };
+}
+
+/** Applies the migrations this ddsctl knows and the database lacks, in one transaction. */
+function migrate(raw: Database.Database, path: string): void {
+  const known = MIGRATIONS.length;
+  const applied = Number(raw.pragma("user_version", { simple: true }));
+  if (applied > known) {
+    throw new DdsError(
+      "unavailable",
+      `database ${path} has schema version ${applied}, newer than this ddsctl supports (${known}); upgrade ddsctl`,
+    );
+  }
+  if (applied === known) return;
+  raw
+    .transaction(() => {
+      // Re-read inside the write lock: another process may have migrated meanwhile.
+      const now = Number(raw.pragma("user_version", { simple: true }));
+      for (let i = now; i < known; i++) {
+        raw.exec(MIGRATIONS[i].sql);
+      }
+      raw.pragma(`user_version = ${known}`);
+    })
+    .immediate();
+}
+
+/** Creates the workspace row if it does not exist yet. */
+export function ensureWorkspace(store: Store, name: string): void {
+  store.raw
+    .prepare("INSERT INTO workspaces(name, created_at) VALUES (?, ?) ON CONFLICT(name) DO NOTHING")
+    .run(name, new Date().toISOString());
+}

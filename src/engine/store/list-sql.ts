@@ -1,0 +1,175 @@
+import type Database from "better-sqlite3";
+import { errors } from "../../contract/errors.js";
+import type { FilterClause, ListQuery, ListSpec, SortKey } from "../../contract/list-query.js";
+import { checkListQuery, DEFAULT_LIMIT } from "../../contract/list-query.js";
+
+/** How one API field maps onto SQL. `sql` is trusted text from this file's callers only. */
+export interface ColumnSpec {
+  sql: string;
+  kind: "text" | "number" | "bool";
+}
+
+/** A listable table: its FROM clause, base condition and API-field → column map. */
+export interface ListSource {
+  /** `FROM ...` body, joins included. */
+  from: string;
+  /** Base condition (workspace, not deleted), with its parameters. */
+  where: string;
+  params: unknown[];
+  /** The unique, ever-increasing tie-breaker column (UUIDv7 ids sort by creation). */
+  id: string;
+  columns: Record<string, ColumnSpec>;
+  /** Dotted prefixes that reach into a JSON column, e.g. `{ metadata: "c.metadata" }`. */
+  json?: Record<string, string>;
+  select: string;
+}
+
+/** One page of raw rows. */
+export interface RowPage<R> {
+  rows: R[];
+  nextCursor: string | null;
+  hasNextPage: boolean;
+}
+
+const JSON_KEY = /^[A-Za-z0-9_-]+$/;
+
+/** Reads a page from `source` honouring filters, sort, limit and keyset cursor. */
+export function listRows<R>(raw: Database.Database, source: ListSource, spec: ListSpec, query: ListQuery = {}): RowPage<R> {
+  checkListQuery(spec, query);
+  const sort: SortKey[] = query.sort && query.sort.length > 0 ? query.sort : [...spec.defaultSort];
+  const where: string[] = [source.where];
+  const params: unknown[] = [...source.params];
+  for (const f of query.filters ?? []) {
+    const [clause, p] = filterSql(source, f);
+    where.push(clause);
+    params.push(...p);
+  }
+  const keys = sort.map((s) => ({ expr: sortExpr(source, s.field), desc: s.desc }));
+  if (query.cursor) {
+    const values = decodeCursor(query.cursor, keys.length + 1);
+    const [clause, p] = keysetSql(keys, source.id, values);
+    where.push(clause);
+    params.push(...p);
+  }
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const order = [...keys.map((k) => `${k.expr} ${k.desc ? "DESC" : "ASC"}`), `${source.id} ASC`].join(", ");
+  const sortSelect = keys.map((k, i) => `${k.expr} AS __k${i}`).join(", ");
+  const text = `SELECT ${source.select}${sortSelect ? `, ${sortSelect}` : ""}, ${source.id} AS __id FROM ${source.from} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ?`;
+  const rows = raw.prepare(text).all(...params, limit + 1) as (R & Record<string, unknown>)[];
+  const hasNextPage = rows.length > limit;
+  const pageRows = hasNextPage ? rows.slice(0, limit) : rows;
+  let nextCursor: string | null = null;
+  if (hasNextPage) {
+    const last = pageRows[pageRows.length - 1];
+    nextCursor = encodeCursor([...keys.map((_, i) => last[`__k${i}`]), last.__id]);
+  }
+  return { rows: pageRows, nextCursor, hasNextPage };
+}
+
+function column(source: ListSource, field: string): ColumnSpec {
+  const col = source.columns[field];
+  if (col) return col;
+  const dot = field.indexOf(".");
+  const jsonCol = dot > 0 ? source.json?.[field.slice(0, dot)] : undefined;
+  if (jsonCol) {
+    const segments = field.slice(dot + 1).split(".");
+    if (!segments.every((s) => JSON_KEY.test(s))) {
+      throw errors.invalid(`filter field "${field}": keys may use letters, digits, '_' and '-' only`);
+    }
+    // The JSON path is inlined, but only after the strict check above, because SQLite
+    // needs it as a literal for the expression index to be usable.
+    return { sql: `json_extract(${jsonCol}, '$.${segments.map((s) => `"${s}"`).join(".")}')`, kind: "text" };
+  }
+  throw errors.invalid(`unknown field "${field}"`);
+}
+
+function sortExpr(source: ListSource, field: string): string {
+  const col = column(source, field);
+  // NULLs are sorted as the empty string so the keyset comparison stays total.
+  return col.kind === "text" ? `COALESCE(${col.sql}, '')` : `COALESCE(${col.sql}, 0)`;
+}
+
+function isJsonColumn(source: ListSource, field: string): boolean {
+  return !source.columns[field];
+}
+
+function typed(col: ColumnSpec, field: string, value: string): unknown {
+  if (col.kind === "number") {
+    const n = Number(value);
+    if (value.trim() === "" || !Number.isFinite(n)) throw errors.invalid(`filter ${field}: "${value}" is not a number`);
+    return n;
+  }
+  if (col.kind === "bool") {
+    if (value !== "true" && value !== "false") throw errors.invalid(`filter ${field}: "${value}" is not true or false`);
+    return value === "true" ? 1 : 0;
+  }
+  return value;
+}
+
+/** For JSON values, "5" may be the number 5 or the string "5"; "true" a boolean or a string. */
+function jsonCandidates(value: string): unknown[] {
+  const out: unknown[] = [value];
+  if (value.trim() !== "" && Number.isFinite(Number(value))) out.push(Number(value));
+  if (value === "true") out.push(1);
+  if (value === "false") out.push(0);
+  return out;
+}
+
+function filterSql(source: ListSource, f: FilterClause): [string, unknown[]] {
+  const col = column(source, f.field);
+  const json = isJsonColumn(source, f.field);
+  const values = (v: string): unknown[] => (json ? jsonCandidates(v) : [typed(col, f.field, v)]);
+  switch (f.op) {
+    case "eq": {
+      const v = values(f.value);
+      return [`${col.sql} IN (${v.map(() => "?").join(",")})`, v];
+    }
+    case "ne": {
+      const v = values(f.value);
+      return [`(${col.sql} IS NULL OR ${col.sql} NOT IN (${v.map(() => "?").join(",")}))`, v];
+    }
+    case "in": {
+      const v = f.value.split(",").flatMap((s) => values(s.trim()));
+      return [`${col.sql} IN (${v.map(() => "?").join(",")})`, v];
+    }
+    case "contains":
+      return [`instr(lower(CAST(${col.sql} AS TEXT)), lower(?)) > 0`, [f.value]];
+    default: {
+      const op = { gt: ">", gte: ">=", lt: "<", lte: "<=" }[f.op];
+      const n = Number(f.value);
+      const v = json && f.value.trim() !== "" && Number.isFinite(n) ? n : typed(col, f.field, f.value);
+      return [`${col.sql} ${op} ?`, [v]];
+    }
+  }
+}
+
+function keysetSql(keys: { expr: string; desc: boolean }[], id: string, values: unknown[]): [string, unknown[]] {
+  const all = [...keys, { expr: id, desc: false }];
+  const ors: string[] = [];
+  const params: unknown[] = [];
+  for (let i = 0; i < all.length; i++) {
+    const parts: string[] = [];
+    for (let j = 0; j < i; j++) {
+      parts.push(`${all[j].expr} = ?`);
+      params.push(values[j]);
+    }
+    parts.push(`${all[i].expr} ${all[i].desc ? "<" : ">"} ?`);
+    params.push(values[i]);
+    ors.push(`(${parts.join(" AND ")})`);
+  }
+  return [`(${ors.join(" OR ")})`, params];
+}
+
+function encodeCursor(values: unknown[]): string {
+  return Buffer.from(JSON.stringify(values), "utf8").toString("base64url");
+}
+
+function decodeCursor(cursor: string, length: number): unknown[] {
+  try {
+    const values = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
+    if (Array.isArray(values) && values.length === length) return values;
+  } catch {
+    // fall through to the error below
+  }
+  throw errors.invalid("cursor is invalid or belongs to a different sort order");
+}
