@@ -89,7 +89,10 @@ export async function main(argv: string[], version: string): Promise<number> {
 
 function report(err: unknown, out: Output): number {
   if (err instanceof CommanderError) {
-    if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return ExitCode.ok;
+    if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return ExitCode.ok;
+    // Help shown because a subcommand is missing (`ddsctl models`) is a usage error;
+    // commander marks it with a non-zero exit code, an explicit `ddsctl help` with 0.
+    if (err.code === "commander.help") return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     // Commander has already written its message.
     return ExitCode.usage;
   }

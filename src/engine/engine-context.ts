@@ -20,6 +20,8 @@ export interface EngineContext {
   onDefinitionChange(modelIds: string[]): void;
   /** Called after a field rename, so rule expressions (`Model.field`) can follow it. */
   onFieldRename(model: { id: string; name: string }, oldName: string, newName: string): void;
+  /** Called after a model rename, so rule paths (`Old.field`) can follow it. */
+  onModelRename(oldName: string, newName: string): void;
   /** Called when a context's type changes (rules may apply to it, or stop applying). */
   onContextTypeChange(contextId: string): void;
   /** Called after a lifecycle move (reopened contexts resume processing; events fire). */
@@ -36,6 +38,7 @@ export function createEngineContext(store: Store, workspace: string, actor: stri
     contexts: createContextRepo(store, workspace),
     onDefinitionChange: () => {},
     onFieldRename: () => {},
+    onModelRename: () => {},
     onContextTypeChange: () => {},
     onContextStatusChange: () => {},
   };

@@ -2,10 +2,22 @@ import { userInfo } from "node:os";
 import { errors } from "../contract/errors.js";
 import type { DdsService } from "../contract/service.js";
 import { createContextService } from "./contexts/context-service.js";
+import { createEvaluationService } from "./decisions/evaluation-service.js";
+import { createRuleRenames } from "./decisions/rule-rename.js";
+import { createRuleService } from "./decisions/rule-service.js";
 import { createEngineContext, type EngineContext } from "./engine-context.js";
+import { createContributionService } from "./evidence/contribution-service.js";
+import type { IngestDeps } from "./evidence/ingest.js";
+import { createModelCache } from "./evidence/model-cache.js";
+import { createRecordService } from "./evidence/record-service.js";
 import { createFieldService } from "./models/field-service.js";
 import { createModelService } from "./models/model-service.js";
+import { createPipeline, type Pipeline, type PipelineOptions } from "./pipeline/worker.js";
+import { createRelationshipService } from "./relationships/relationship-service.js";
 import { ensureWorkspace, openStore, type Store } from "./store/db.js";
+import { createEvidenceRepo } from "./store/evidence-repo.js";
+import { createRelationshipRepo } from "./store/relationship-repo.js";
+import { createRuleRepo } from "./store/rule-repo.js";
 
 /** Options of the local engine. */
 export interface LocalEngineOptions {
@@ -15,7 +27,12 @@ export interface LocalEngineOptions {
   workspace?: string;
   /** Who acts, written to `createdBy`. */
   actor?: string;
+  /** Pipeline settings (lease, listeners). */
+  pipeline?: PipelineOptions;
 }
+
+/** The local engine: the contract plus handles the server and tests use. */
+export type LocalEngine = DdsService & { readonly ctx: EngineContext; readonly pipeline: Pipeline };
 
 function defaultActor(): string {
   try {
@@ -25,55 +42,55 @@ function defaultActor(): string {
   }
 }
 
-const later = (what: string, issue: string) => async (): Promise<never> => {
-  throw errors.notImplemented(what, issue);
+const later = (what: string) => async (): Promise<never> => {
+  throw errors.notImplemented(what, "ddsctl serve");
 };
 
 /**
  * The whole service, in-process, on SQLite. The returned object implements the contract
  * exactly as the HTTP client does, so the CLI never knows which one it has.
  */
-export function createLocalEngine(options: LocalEngineOptions): DdsService & { readonly ctx: EngineContext } {
+export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   const ownsStore = typeof options.db === "string";
   const store = typeof options.db === "string" ? openStore(options.db) : options.db;
   const workspace = options.workspace ?? "default";
   ensureWorkspace(store, workspace);
   const ctx = createEngineContext(store, workspace, options.actor ?? defaultActor());
-  const evidence = "evidence and the resolution pipeline";
+  const pipeline = createPipeline(store, options.pipeline);
+  const rules = createRuleRepo(store, workspace);
+  const renames = createRuleRenames(ctx, rules);
+  const markStale = (ids: Iterable<string>) => pipeline.repo.markStale(ids);
+  ctx.onDefinitionChange = (modelIds) => markStale(pipeline.repo.contextsWithModels(modelIds));
+  ctx.onFieldRename = (model, old, next) => renames.field(model, old, next);
+  ctx.onModelRename = (old, next) => renames.model(old, next);
+  ctx.onContextTypeChange = (contextId) => markStale([contextId]);
+  const deps: IngestDeps = {
+    ctx,
+    evidence: createEvidenceRepo(store, workspace),
+    models: createModelCache(ctx),
+    markStale: (contextId) => markStale([contextId]),
+  };
   return {
     ctx,
+    pipeline,
     ...createModelService(ctx),
     ...createFieldService(ctx),
     ...createContextService(ctx),
-    createContribution: later("contributions", evidence),
-    bulkCreateContributions: later("bulk contributions", evidence),
-    getContribution: later("contributions", evidence),
-    listContributions: later("contributions", evidence),
-    listRecords: later("records", evidence),
-    getRecord: later("records", evidence),
-    updateRecord: later("records", evidence),
-    deleteRecord: later("records", evidence),
-    bulkUpdateRecords: later("bulk record updates", evidence),
-    bulkDeleteRecords: later("bulk record deletes", evidence),
-    listRelationships: later("relationships", evidence),
-    listRelatedRecords: later("relationships", evidence),
-    removeRelationship: later("relationships", evidence),
-    createRule: later("rules", evidence),
-    listRules: later("rules", evidence),
-    getRule: later("rules", evidence),
-    updateRule: later("rules", evidence),
-    setRuleStatus: later("rules", evidence),
-    deleteRule: later("rules", evidence),
-    listContextEvaluations: later("evaluations", evidence),
-    getContextEvaluation: later("evaluations", evidence),
-    listRuleEvaluations: later("evaluations", evidence),
-    createWebhook: later("webhooks", "ddsctl serve"),
-    listWebhooks: later("webhooks", "ddsctl serve"),
-    getWebhook: later("webhooks", "ddsctl serve"),
-    deleteWebhook: later("webhooks", "ddsctl serve"),
-    listWebhookDeliveries: later("webhooks", "ddsctl serve"),
-    runPipeline: async () => ({ passes: 0, resolved: [], pending: [] }),
-    pipelineStatus: later("pipeline status", evidence),
+    ...createContributionService(deps),
+    ...createRecordService(deps),
+    ...createRelationshipService(deps, createRelationshipRepo(store)),
+    ...createRuleService(ctx, rules, () => markStale(pipeline.repo.contextsOfWorkspace(workspace))),
+    ...createEvaluationService(ctx, rules),
+    createWebhook: later("webhooks"),
+    listWebhooks: later("webhooks"),
+    getWebhook: later("webhooks"),
+    deleteWebhook: later("webhooks"),
+    listWebhookDeliveries: later("webhooks"),
+    runPipeline: (opts) => pipeline.drain(workspace, opts),
+    pipelineStatus: async () => {
+      const s = pipeline.repo.status(workspace);
+      return { contexts: { resolved: s.resolved, stale: s.stale, computing: s.computing }, waiting: s.waiting, expiredClaims: s.expiredClaims };
+    },
     close: async () => {
       if (ownsStore) store.close();
     },

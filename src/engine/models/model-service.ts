@@ -25,6 +25,12 @@ export function recompile(ctx: EngineContext, model: StoredModel): void {
   ctx.models.update(model.id, { compiled });
 }
 
+/** Rewrites relationship targets that name model `from` to `to`; returns `rels` itself when none does. */
+function retarget(rels: StoredModel["relationships"], from: string, to: string): StoredModel["relationships"] {
+  if (!rels.some((r) => r.target === from)) return rels;
+  return rels.map((r) => (r.target === from ? { ...r, target: to } : r));
+}
+
 /** Model operations of the service. */
 export function createModelService(ctx: EngineContext) {
   return {
@@ -115,7 +121,10 @@ export function createModelService(ctx: EngineContext) {
           relationships: patch.relationships ?? model.relationships,
           updatedAt: nowIso(),
         };
-        const changed = next.name !== model.name || definitionChange;
+        const renamed = next.name !== model.name;
+        // Relationship targets may name a model; follow the rename so they keep resolving.
+        if (renamed) next.relationships = retarget(next.relationships, model.name, next.name);
+        const changed = renamed || definitionChange;
         next.version = changed ? model.version + 1 : model.version;
         ctx.models.update(model.id, {
           name: next.name,
@@ -125,6 +134,22 @@ export function createModelService(ctx: EngineContext) {
           version: next.version,
           updatedAt: next.updatedAt,
         });
+        if (renamed) {
+          for (const other of ctx.models.all()) {
+            if (other.id === model.id) continue;
+            const relationships = retarget(other.relationships, model.name, next.name);
+            if (relationships !== other.relationships) ctx.models.update(other.id, { relationships });
+          }
+        }
+        if (next.name !== model.name) {
+          // Relationships that name this model as their target follow the rename.
+          for (const other of ctx.models.all()) {
+            if (!other.relationships.some((r) => r.target === model.name)) continue;
+            const relationships = other.relationships.map((r) => (r.target === model.name ? { ...r, target: next.name } : r));
+            ctx.models.update(other.id, { relationships });
+          }
+          ctx.onModelRename(model.name, next.name);
+        }
         if (next.status === "active" && changed) recompile(ctx, next);
         if (changed) ctx.onDefinitionChange([model.id]);
         return toApiModel(next);

@@ -1,0 +1,36 @@
+import { errors } from "../../contract/errors.js";
+import type { ListQuery } from "../../contract/list-query.js";
+import type { BulkResponse, Contribution, Page } from "../../contract/schemas/index.js";
+import { bulkItems, runBulk } from "./bulk.js";
+import { toApiContribution } from "./contribution-view.js";
+import { ingestOne, type IngestDeps } from "./ingest.js";
+
+/** Contribution operations of the service. */
+export function createContributionService(deps: IngestDeps) {
+  const { ctx, evidence } = deps;
+  const savepoint = <T>(fn: () => T): T => ctx.store.raw.transaction(fn)();
+  return {
+    async createContribution(body: unknown): Promise<Contribution> {
+      return ctx.store.tx(() => ingestOne(deps, body));
+    },
+    async bulkCreateContributions(body: unknown): Promise<BulkResponse> {
+      const items = bulkItems(body);
+      return runBulk(ctx.store.tx, savepoint, items, 201, (item) => ingestOne(deps, item));
+    },
+    async getContribution(contributionId: string): Promise<Contribution> {
+      const row = evidence.getContribution(String(contributionId));
+      if (!row || !ctx.contexts.get(row.contextId)) throw errors.notFound("contribution", contributionId);
+      return toApiContribution(row, deps.models.fieldNames(row.modelId));
+    },
+    async listContributions(query?: ListQuery): Promise<Page<Contribution>> {
+      const page = evidence.listContributions(query ?? {});
+      const names = new Map<string, Map<string, string>>();
+      const data = page.rows.map((row) => {
+        let n = names.get(row.modelId);
+        if (!n) names.set(row.modelId, (n = deps.models.fieldNames(row.modelId)));
+        return toApiContribution(row, n);
+      });
+      return { data, nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
+    },
+  };
+}

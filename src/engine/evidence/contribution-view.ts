@@ -1,0 +1,28 @@
+import type { Contribution } from "../../contract/schemas/index.js";
+import type { ContributionRow } from "../store/evidence-repo.js";
+
+/** Re-keys a fieldId-keyed object by the fields' current names. */
+export function byName<T>(byId: Record<string, T>, names: Map<string, string>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const [id, v] of Object.entries(byId)) out[names.get(id) ?? id] = v;
+  return out;
+}
+
+/** The API shape of a contribution (data and confidences keyed by current field names). */
+export function toApiContribution(row: ContributionRow, names: Map<string, string>): Contribution {
+  return {
+    contributionId: row.id,
+    contextId: row.contextId,
+    modelId: row.modelId,
+    recordId: row.recordId,
+    sourceId: row.sourceId,
+    sourceType: row.sourceType as Contribution["sourceType"],
+    data: byName(JSON.parse(row.data) as Record<string, unknown>, names),
+    fieldConfidences: byName(JSON.parse(row.fieldConfidences) as Record<string, number>, names),
+    status: row.status,
+    supersedes: row.supersedes,
+    observedAt: row.observedAt,
+    receivedAt: row.receivedAt,
+    createdBy: row.createdBy,
+  };
+}

@@ -1,0 +1,67 @@
+import type { ProblemDetail } from "../../contract/errors.js";
+import type { StoredModel } from "../models/model-types.js";
+import { checkValue } from "../models/value-check.js";
+
+/** Evidence data translated to fieldIds, with every problem found. */
+export interface CheckedEvidence {
+  data: Record<string, unknown>;
+  confidences: Record<string, number>;
+  problems: ProblemDetail[];
+}
+
+/**
+ * Checks evidence data against a model: unknown fields, computed fields (they receive no
+ * contributions), types and validation rules, confidences in 0..1 for fields present.
+ * Translates names to fieldIds so later renames cannot break the evidence.
+ */
+export function checkEvidence(model: StoredModel, data: Record<string, unknown>, confidences: Record<string, number> | undefined): CheckedEvidence {
+  const problems: ProblemDetail[] = [];
+  const byName = new Map(model.fields.map((f) => [f.name, f]));
+  const out: Record<string, unknown> = {};
+  const conf: Record<string, number> = {};
+  for (const [name, value] of Object.entries(data)) {
+    const field = byName.get(name);
+    if (!field) {
+      problems.push({ path: `data.${name}`, message: `unknown field "${name}" (model ${model.name} has ${model.fields.map((f) => f.name).join(", ") || "no fields"})` });
+      continue;
+    }
+    if (field.computed) {
+      problems.push({ path: `data.${name}`, message: `${name} is computed and cannot be contributed` });
+      continue;
+    }
+    const problem = checkValue(field, value);
+    if (problem) problems.push({ path: `data.${name}`, message: problem.message });
+    out[field.id] = value;
+    conf[field.id] = 1;
+  }
+  for (const [name, c] of Object.entries(confidences ?? {})) {
+    const field = byName.get(name);
+    if (typeof c !== "number" || !Number.isFinite(c) || c < 0 || c > 1) {
+      problems.push({ path: `fieldConfidences.${name}`, message: `confidence must be a number from 0 to 1, got ${JSON.stringify(c)}` });
+    } else if (!field || !(field.id in out)) {
+      problems.push({ path: `fieldConfidences.${name}`, message: `"${name}" is not a field in data` });
+    } else {
+      conf[field.id] = c;
+    }
+  }
+  return { data: out, confidences: conf, problems };
+}
+
+/**
+ * The identity key of evidence: the canonical JSON array of the identity values in
+ * identity order ("[]" for a singleton model). Undefined when a value is missing.
+ */
+export function identityKeyOf(model: StoredModel, dataByFieldId: Record<string, unknown>): string | undefined {
+  const values: unknown[] = [];
+  for (const fieldId of model.identity) {
+    const v = dataByFieldId[fieldId];
+    if (v === undefined || v === null) return undefined;
+    values.push(v);
+  }
+  return JSON.stringify(values);
+}
+
+/** Field names of a model's identity fields that are missing from evidence. */
+export function missingIdentity(model: StoredModel, dataByFieldId: Record<string, unknown>): string[] {
+  return model.identity.filter((id) => dataByFieldId[id] === undefined || dataByFieldId[id] === null).map((id) => model.fields.find((f) => f.id === id)?.name ?? id);
+}

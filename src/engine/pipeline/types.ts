@@ -1,0 +1,92 @@
+import type { EvaluationTrace, FieldLineage, RecordIssue, SourceType } from "../../contract/schemas/index.js";
+import type { CompiledModel } from "../models/model-types.js";
+
+/**
+ * The plain data a resolution pass works on. Loaded by the store in a few queries, handed
+ * to the pure stages, and turned back into rows: the stages never touch the database.
+ */
+export interface PassInput {
+  context: { id: string; name: string | null; type: string | null; metadata: Record<string, unknown> };
+  /** Compiled definitions of every model that has one (active, or archived after being active). */
+  models: CompiledModel[];
+  /** Live (non-deleted) records of the context. */
+  records: PassRecord[];
+  /** Accepted (not superseded) contributions to live records of the context. */
+  contributions: PassContribution[];
+  /** Links removed through the API: the pipeline must not recreate them. */
+  removals: LinkRemoval[];
+  /** Active rules whose contextTypes admit this context. */
+  rules: PassRule[];
+}
+
+/** A record as the pass sees it before resolution. */
+export interface PassRecord {
+  id: string;
+  modelId: string;
+  /** Canonical JSON array of the identity values, or null for a singleton model. */
+  identityKey: string | null;
+  createdAt: string;
+}
+
+/** A contribution; `data` and `confidences` are keyed by fieldId (renames are free). */
+export interface PassContribution {
+  id: string;
+  recordId: string;
+  modelId: string;
+  sourceId: string;
+  sourceType: SourceType;
+  data: Record<string, unknown>;
+  confidences: Record<string, number>;
+  receivedAt: string;
+  observedAt: string | null;
+}
+
+/** A removed link, remembered with the identities its endpoints had when it was removed. */
+export interface LinkRemoval {
+  sourceRecordId: string;
+  name: string;
+  targetRecordId: string;
+  sourceIdentity: string | null;
+  targetIdentity: string | null;
+}
+
+/** A rule to evaluate in this context. */
+export interface PassRule {
+  id: string;
+  name: string;
+  version: number;
+  expression: unknown;
+}
+
+/** A resolved record: data keyed by current field names. */
+export interface ResolvedRecord {
+  id: string;
+  modelId: string;
+  data: Record<string, unknown>;
+  sha256: string;
+  issues: RecordIssue[];
+  lineage: Record<string, FieldLineage>;
+}
+
+/** A link the pass produced. */
+export interface PassLink {
+  sourceRecordId: string;
+  name: string;
+  targetRecordId: string;
+  targetModelId: string;
+}
+
+/** A rule evaluation the pass produced. */
+export interface PassEvaluation {
+  ruleId: string;
+  ruleVersion: number;
+  outcome: boolean;
+  trace: EvaluationTrace;
+}
+
+/** Everything a pass produces; persisted in one transaction. */
+export interface PassOutput {
+  records: ResolvedRecord[];
+  links: PassLink[];
+  evaluations: PassEvaluation[];
+}

@@ -1,0 +1,122 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { ListQuery } from "../../contract/list-query.js";
+import { LIST_SPECS } from "../../contract/list-query.js";
+import type { Store } from "./db.js";
+import { listRows, type RowPage } from "./list-sql.js";
+import { rules } from "./schema.js";
+import { statements } from "./statements.js";
+
+/** A rule row. */
+export type RuleRow = typeof rules.$inferSelect;
+
+/** An evaluation row joined with its rule and context. */
+export interface EvaluationRow {
+  id: string;
+  ruleId: string;
+  contextId: string;
+  ruleName: string;
+  category: string;
+  severity: string;
+  freshness: "resolved" | "stale" | "computing";
+  outcome: number;
+  trace: string;
+  ruleVersion: number;
+  currentVersion: number;
+  computedAt: string;
+}
+
+const EVALUATION_SELECT = `e.id, e.rule_id AS ruleId, e.context_id AS contextId, r.name AS ruleName, r.category, r.severity,
+  c.freshness, e.outcome, e.trace, e.rule_version AS ruleVersion, r.version AS currentVersion, e.computed_at AS computedAt`;
+
+/** Rules and evaluations, scoped to one workspace. */
+export function createRuleRepo(store: Store, workspace: string) {
+  const { db } = store;
+  const q = statements(store.raw);
+  return {
+    insert(row: RuleRow): void {
+      db.insert(rules).values(row).run();
+    },
+    get(id: string): RuleRow | undefined {
+      return db.select().from(rules).where(and(eq(rules.workspace, workspace), eq(rules.id, id.toLowerCase()), isNull(rules.deletedAt))).get();
+    },
+    getByName(name: string): RuleRow | undefined {
+      return db.select().from(rules).where(and(eq(rules.workspace, workspace), eq(rules.name, name), isNull(rules.deletedAt))).get();
+    },
+    all(): RuleRow[] {
+      return db.select().from(rules).where(and(eq(rules.workspace, workspace), isNull(rules.deletedAt))).all();
+    },
+    update(id: string, set: Partial<Omit<RuleRow, "id" | "workspace" | "createdAt">>): void {
+      db.update(rules).set(set).where(eq(rules.id, id)).run();
+    },
+    list(query: ListQuery): RowPage<{ id: string }> {
+      return listRows<{ id: string }>(
+        store.raw,
+        {
+          select: "r.id",
+          from: "rules r",
+          where: "r.workspace = ? AND r.deleted_at IS NULL",
+          params: [workspace],
+          id: "r.id",
+          columns: {
+            name: { sql: "r.name", kind: "text" },
+            category: { sql: "r.category", kind: "text" },
+            severity: { sql: "r.severity", kind: "text" },
+            status: { sql: "r.status", kind: "text" },
+            version: { sql: "r.version", kind: "number" },
+            createdAt: { sql: "r.created_at", kind: "text" },
+            updatedAt: { sql: "r.updated_at", kind: "text" },
+          },
+        },
+        LIST_SPECS.rules,
+        query,
+      );
+    },
+    /** Evaluations, optionally narrowed to one context or one rule. */
+    listEvaluations(query: ListQuery, scope: { contextId?: string; ruleId?: string }): RowPage<EvaluationRow> {
+      const where = ["e.workspace = ?", "r.deleted_at IS NULL", "r.status = 'active'", "c.deleted_at IS NULL"];
+      const params: unknown[] = [workspace];
+      if (scope.contextId) {
+        where.push("e.context_id = ?");
+        params.push(scope.contextId);
+      }
+      if (scope.ruleId) {
+        where.push("e.rule_id = ?");
+        params.push(scope.ruleId);
+      }
+      return listRows<EvaluationRow>(
+        store.raw,
+        {
+          select: EVALUATION_SELECT,
+          from: "evaluations e JOIN rules r ON r.id = e.rule_id JOIN contexts c ON c.id = e.context_id",
+          where: where.join(" AND "),
+          params,
+          id: "e.id",
+          columns: {
+            ruleId: { sql: "e.rule_id", kind: "text" },
+            contextId: { sql: "e.context_id", kind: "text" },
+            freshness: { sql: "c.freshness", kind: "text" },
+            outcome: { sql: "e.outcome", kind: "bool" },
+            "rule.name": { sql: "r.name", kind: "text" },
+            "rule.severity": { sql: "r.severity", kind: "text" },
+            "rule.category": { sql: "r.category", kind: "text" },
+            ruleVersion: { sql: "e.rule_version", kind: "number" },
+            computedAt: { sql: "e.computed_at", kind: "text" },
+          },
+        },
+        LIST_SPECS.evaluations,
+        query,
+      );
+    },
+    getEvaluation(contextId: string, ruleId: string): EvaluationRow | undefined {
+      return q(`SELECT ${EVALUATION_SELECT} FROM evaluations e JOIN rules r ON r.id = e.rule_id JOIN contexts c ON c.id = e.context_id
+        WHERE e.workspace = ? AND e.context_id = ? AND e.rule_id = ? AND r.deleted_at IS NULL AND r.status = 'active'`).get(
+        workspace,
+        contextId,
+        ruleId,
+      ) as EvaluationRow | undefined;
+    },
+  };
+}
+
+/** The rule repository type. */
+export type RuleRepo = ReturnType<typeof createRuleRepo>;

@@ -1,0 +1,29 @@
+import type Database from "better-sqlite3";
+
+/**
+ * Caches prepared statements per connection: preparing is far costlier than running, and
+ * the ingest path runs the same few statements hundreds of thousands of times.
+ */
+export function statementCache(raw: Database.Database) {
+  const cache = new Map<string, Database.Statement>();
+  return (sql: string): Database.Statement => {
+    let s = cache.get(sql);
+    if (!s) {
+      s = raw.prepare(sql);
+      cache.set(sql, s);
+    }
+    return s;
+  };
+}
+
+const caches = new WeakMap<Database.Database, ReturnType<typeof statementCache>>();
+
+/** The shared statement cache of a connection. */
+export function statements(raw: Database.Database): ReturnType<typeof statementCache> {
+  let c = caches.get(raw);
+  if (!c) {
+    c = statementCache(raw);
+    caches.set(raw, c);
+  }
+  return c;
+}
