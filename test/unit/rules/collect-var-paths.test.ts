@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { collectVarPaths } from "../../../src/engine/rules/index.js";
+
+describe("collectVarPaths", () => {
+  it("lists static top-level paths once, in order of appearance", () => {
+    const rule = {
+      and: [
+        { ">=": [{ var: "Loan.amount" }, 1000] },
+        { "<=": [{ "/": [{ var: "Loan.debt" }, { var: ["Loan.income", 1] }] }, 0.43] },
+        { "==": [{ var: "Loan.amount" }, { var: 3 }] },
+      ],
+    };
+    expect(collectVarPaths(rule)).toEqual(["Loan.amount", "Loan.debt", "Loan.income", "3"]);
+  });
+
+  it("skips element-scoped paths but keeps the array argument and reduce's initial", () => {
+    const rule = {
+      or: [
+        { some: [{ var: "Applicant.score" }, { ">": [{ var: "" }, { var: "threshold" }] }] },
+        { reduce: [{ var: "Loan.fees" }, { "+": [{ var: "current" }, { var: "accumulator" }] }, { var: "Loan.base" }] },
+        { map: [{ merge: [{ var: "a" }, { var: "b" }] }, { var: "x" }] },
+      ],
+    };
+    expect(collectVarPaths(rule)).toEqual(["Applicant.score", "Loan.fees", "Loan.base", "a", "b"]);
+  });
+
+  it("includes missing keys and vars computing a path, not computed or whole-data paths", () => {
+    const rule = {
+      if: [
+        { missing: ["Loan.amount", "Loan.term"] },
+        { missing_some: [1, ["Applicant.income", "Applicant.assets"]] },
+        { var: { cat: ["Loan.", { var: "field" }] } },
+        { var: "" },
+      ],
+    };
+    expect(collectVarPaths(rule)).toEqual(["Loan.amount", "Loan.term", "Applicant.income", "Applicant.assets", "field"]);
+  });
+
+  it("ignores multi-key objects (data literals)", () => {
+    expect(collectVarPaths({ "==": [{ var: "a", b: 1 }, 1] })).toEqual([]);
+  });
+});
