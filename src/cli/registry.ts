@@ -5,6 +5,10 @@ import contextsGet from "./commands/contexts/get.js";
 import contextsList from "./commands/contexts/list.js";
 import contextsStatus from "./commands/contexts/status.js";
 import contextsUpdate from "./commands/contexts/update.js";
+import contributionsAdd from "./commands/contributions/add.js";
+import contributionsGet from "./commands/contributions/get.js";
+import contributionsList from "./commands/contributions/list.js";
+import evaluationsList from "./commands/evaluations/list.js";
 import fieldsAdd from "./commands/fields/add.js";
 import fieldsDelete from "./commands/fields/delete.js";
 import fieldsGet from "./commands/fields/get.js";
@@ -16,12 +20,40 @@ import modelsGet from "./commands/models/get.js";
 import modelsList from "./commands/models/list.js";
 import modelsStatus from "./commands/models/status.js";
 import modelsUpdate from "./commands/models/update.js";
+import pipelineRun from "./commands/pipeline/run.js";
+import pipelineStatus from "./commands/pipeline/status.js";
+import recordsDelete from "./commands/records/delete.js";
+import recordsExplain from "./commands/records/explain.js";
+import recordsGet from "./commands/records/get.js";
+import recordsList from "./commands/records/list.js";
+import recordsUpdate from "./commands/records/update.js";
+import relationshipsList from "./commands/relationships/list.js";
+import relationshipsRemove from "./commands/relationships/remove.js";
+import rulesCreate from "./commands/rules/create.js";
+import rulesDelete from "./commands/rules/delete.js";
+import rulesGet from "./commands/rules/get.js";
+import rulesList from "./commands/rules/list.js";
+import rulesStatus from "./commands/rules/status.js";
+import rulesUpdate from "./commands/rules/update.js";
+import trace from "./commands/trace/trace.js";
+import webhooksCreate from "./commands/webhooks/create.js";
+import webhooksDelete from "./commands/webhooks/delete.js";
+import webhooksDeliveries from "./commands/webhooks/deliveries.js";
+import webhooksGet from "./commands/webhooks/get.js";
+import webhooksList from "./commands/webhooks/list.js";
 
 /** Descriptions of the command groups. */
 export const NOUNS: Record<string, string> = {
   models: "models: schemas with fields, identity and relationships",
   fields: "fields of models, by model and name or by fieldId",
   contexts: "decisioning contexts: the boundary around one decision",
+  contributions: "evidence: field values from a source, bound to a record at ingest",
+  records: "resolved records: one value per field, with lineage and issues",
+  relationships: "links between records of a context (read and remove)",
+  rules: "rules: JSON Logic checks evaluated against every applicable context",
+  evaluations: "rule outcomes per context, with freshness",
+  pipeline: "the resolution pipeline: run it now or see what is stale",
+  webhooks: "webhooks: signed event deliveries to your endpoints, with retries",
 };
 
 /** Every command, in the order --help lists them. */
@@ -43,4 +75,29 @@ export const COMMANDS: CommandSpec[] = [
   contextsUpdate,
   contextsStatus,
   contextsDelete,
+  contributionsAdd,
+  contributionsList,
+  contributionsGet,
+  recordsList,
+  recordsGet,
+  recordsExplain,
+  recordsUpdate,
+  recordsDelete,
+  relationshipsList,
+  relationshipsRemove,
+  rulesCreate,
+  rulesList,
+  rulesGet,
+  rulesUpdate,
+  rulesStatus,
+  rulesDelete,
+  evaluationsList,
+  trace,
+  pipelineRun,
+  pipelineStatus,
+  webhooksCreate,
+  webhooksList,
+  webhooksGet,
+  webhooksDelete,
+  webhooksDeliveries,
 ];

@@ -1,5 +1,4 @@
 import { userInfo } from "node:os";
-import { errors } from "../contract/errors.js";
 import type { DdsService } from "../contract/service.js";
 import { createContextService } from "./contexts/context-service.js";
 import { createEvaluationService } from "./decisions/evaluation-service.js";
@@ -18,6 +17,7 @@ import { ensureWorkspace, openStore, type Store } from "./store/db.js";
 import { createEvidenceRepo } from "./store/evidence-repo.js";
 import { createRelationshipRepo } from "./store/relationship-repo.js";
 import { createRuleRepo } from "./store/rule-repo.js";
+import { createWebhookOutbox, createWebhookService } from "./webhooks/index.js";
 
 /** Options of the local engine. */
 export interface LocalEngineOptions {
@@ -42,10 +42,6 @@ function defaultActor(): string {
   }
 }
 
-const later = (what: string) => async (): Promise<never> => {
-  throw errors.notImplemented(what, "ddsctl serve");
-};
-
 /**
  * The whole service, in-process, on SQLite. The returned object implements the contract
  * exactly as the HTTP client does, so the CLI never knows which one it has.
@@ -56,14 +52,35 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   const workspace = options.workspace ?? "default";
   ensureWorkspace(store, workspace);
   const ctx = createEngineContext(store, workspace, options.actor ?? defaultActor());
-  const pipeline = createPipeline(store, options.pipeline);
+  // Events are written to the outbox inside the transaction of the change that causes
+  // them (pass commit, staleness, lifecycle move), so an event exists iff its change does.
+  const outbox = createWebhookOutbox(store);
+  const listener = options.pipeline?.onPass;
+  const pipeline = createPipeline(store, {
+    ...options.pipeline,
+    onPass: (event) => {
+      outbox.passCommitted(event);
+      listener?.(event);
+    },
+  });
   const rules = createRuleRepo(store, workspace);
   const renames = createRuleRenames(ctx, rules);
-  const markStale = (ids: Iterable<string>) => pipeline.repo.markStale(ids);
+  const markStale = (ids: Iterable<string>): void => {
+    const mark = () => outbox.contextsStale(pipeline.repo.markStale(ids));
+    // Callers normally hold a transaction already; without one, open it so the state
+    // change and its `context.stale` deliveries still commit together.
+    if (store.raw.inTransaction) mark();
+    else store.tx(mark);
+  };
   ctx.onDefinitionChange = (modelIds) => markStale(pipeline.repo.contextsWithModels(modelIds));
   ctx.onFieldRename = (model, old, next) => renames.field(model, old, next);
   ctx.onModelRename = (old, next) => renames.model(old, next);
   ctx.onContextTypeChange = (contextId) => markStale([contextId]);
+  const statusListener = ctx.onContextStatusChange;
+  ctx.onContextStatusChange = (context, from) => {
+    statusListener(context, from);
+    outbox.contextStatusChanged(workspace, context, from);
+  };
   const deps: IngestDeps = {
     ctx,
     evidence: createEvidenceRepo(store, workspace),
@@ -81,11 +98,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     ...createRelationshipService(deps, createRelationshipRepo(store)),
     ...createRuleService(ctx, rules, () => markStale(pipeline.repo.contextsOfWorkspace(workspace))),
     ...createEvaluationService(ctx, rules),
-    createWebhook: later("webhooks"),
-    listWebhooks: later("webhooks"),
-    getWebhook: later("webhooks"),
-    deleteWebhook: later("webhooks"),
-    listWebhookDeliveries: later("webhooks"),
+    ...createWebhookService(ctx),
     runPipeline: (opts) => pipeline.drain(workspace, opts),
     pipelineStatus: async () => {
       const s = pipeline.repo.status(workspace);

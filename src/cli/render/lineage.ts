@@ -22,6 +22,9 @@ export function explainRecord(r: DdsRecord): FieldExplanation[] {
   }));
 }
 
+/** The policy that decided (from lineage), else the one the field is defined with. */
+const policyOf = (e: FieldExplanation) => e.lineage?.policy ?? (e.definition?.computed ? "computed" : e.definition?.resolution.policy);
+
 const source = (l?: FieldLineage) => (l?.sourceType ? `${l.sourceType}:${l.sourceId}` : l?.policy === "computed" ? "(computed)" : "-");
 
 /**
@@ -44,7 +47,7 @@ export async function renderExplain(out: Output, r: DdsRecord, field?: string): 
     { header: "WINNING CONTRIBUTION", get: (e) => e.lineage?.contributionId ?? "" },
     { header: "SOURCE", get: (e) => source(e.lineage) },
     { header: "CONFIDENCE", get: (e) => e.lineage?.confidence ?? "" },
-    { header: "POLICY", get: (e) => e.lineage?.policy ?? "" },
+    { header: "POLICY", get: (e) => policyOf(e) ?? "" },
     { header: "CANDIDATES", get: (e) => e.lineage?.candidates ?? 0 },
   ]);
   renderIssues(out, r);
@@ -57,7 +60,7 @@ export function renderFieldExplanation(out: Output, e: FieldExplanation): void {
     ["field", e.field],
     ["value", e.value === undefined ? undefined : cellValue(e.value)],
     ["type", d?.type],
-    ["policy", e.lineage?.policy ?? (d?.computed ? "computed" : d?.resolution.policy)],
+    ["policy", policyOf(e)],
     ["resolution", d?.computed ? { computed: d.computed.expression } : d?.resolution],
     ["winning contribution", e.lineage?.contributionId],
     ["source", source(e.lineage)],

@@ -3,19 +3,22 @@ import type { ListQuery } from "../../contract/list-query.js";
 import type { BulkResponse, Contribution, Page } from "../../contract/schemas/index.js";
 import { bulkItems, runBulk } from "./bulk.js";
 import { toApiContribution } from "./contribution-view.js";
-import { ingestOne, type IngestDeps } from "./ingest.js";
+import { createIngestMemo, ingestOne, type IngestDeps } from "./ingest.js";
 
 /** Contribution operations of the service. */
 export function createContributionService(deps: IngestDeps) {
   const { ctx, evidence } = deps;
-  const savepoint = <T>(fn: () => T): T => ctx.store.raw.transaction(fn)();
   return {
     async createContribution(body: unknown): Promise<Contribution> {
       return ctx.store.tx(() => ingestOne(deps, body));
     },
     async bulkCreateContributions(body: unknown): Promise<BulkResponse> {
       const items = bulkItems(body);
-      return runBulk(ctx.store.tx, savepoint, items, 201, (item) => ingestOne(deps, item));
+      // One staleness bump per context per request is enough: the version only has to move.
+      const touched = new Set<string>();
+      const once: IngestDeps = { ...deps, markStale: (id) => void (touched.has(id) || (touched.add(id), deps.markStale(id))) };
+      const memo = createIngestMemo();
+      return runBulk(ctx.store.tx, (fn) => fn(), items, 201, (item) => ingestOne(once, item, memo));
     },
     async getContribution(contributionId: string): Promise<Contribution> {
       const row = evidence.getContribution(String(contributionId));

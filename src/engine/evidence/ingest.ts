@@ -14,6 +14,21 @@ import { toApiContribution } from "./contribution-view.js";
 /** sha256 of the canonical JSON of `{}`: the data of a record not resolved yet. */
 export const EMPTY_SHA256 = "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a";
 
+/**
+ * Lookups remembered for the length of one transaction (a bulk request): inside the
+ * write lock nothing else can change them, and a bulk touches few contexts and models.
+ */
+export interface IngestMemo {
+  contexts: Map<string, { id: string; status: string }>;
+  models: Map<string, StoredModel | undefined>;
+  records: Map<string, string>;
+}
+
+/** A fresh memo for one transaction. */
+export function createIngestMemo(): IngestMemo {
+  return { contexts: new Map(), models: new Map(), records: new Map() };
+}
+
 /** What ingest needs beyond the engine context. */
 export interface IngestDeps {
   ctx: EngineContext;
@@ -39,12 +54,20 @@ export function assertWritable(model: StoredModel, context: { id: string; status
  * creating the record when none exists), supersedes the same source's earlier
  * contribution to that record, and marks the context stale.
  */
-export function ingestOne(deps: IngestDeps, body: unknown, sourceTypeOverride?: SourceType): Contribution {
+export function ingestOne(deps: IngestDeps, body: unknown, memo: IngestMemo = createIngestMemo(), sourceTypeOverride?: SourceType): Contribution {
   const { ctx, evidence } = deps;
   const input = parseBody(ContributionCreate, body, "contribution");
-  const model = deps.models.get(input.modelId);
+  let model = memo.models.get(input.modelId);
+  if (model === undefined) {
+    model = deps.models.get(input.modelId);
+    memo.models.set(input.modelId, model);
+  }
   if (!model) throw errors.notFound("model", input.modelId);
-  const context = requireContext(ctx, input.contextId);
+  let context = memo.contexts.get(input.contextId);
+  if (!context) {
+    context = requireContext(ctx, input.contextId);
+    memo.contexts.set(input.contextId, context);
+  }
   assertWritable(model, context);
   const checked = checkEvidence(model, input.data, input.fieldConfidences);
   if (input.observedAt !== undefined && !isDateTime(input.observedAt)) {
@@ -66,16 +89,19 @@ export function ingestOne(deps: IngestDeps, body: unknown, sourceTypeOverride?: 
   if (checked.problems.length > 0) {
     throw errors.validation(`contribution is invalid: ${checked.problems[0].path}: ${checked.problems[0].message}`, checked.problems);
   }
+  // Every check is done: from here on nothing throws a DdsError, so a bulk item needs no
+  // savepoint of its own (an unexpected failure rolls the whole request back).
   const now = new Date().toISOString();
   if (!recordId) {
-    recordId = evidence.findRecordId(context.id, model.id, key!);
+    const memoKey = `${context.id}\u0000${model.id}\u0000${key}`;
+    recordId = memo.records.get(memoKey) ?? evidence.findRecordId(context.id, model.id, key!);
     if (!recordId) {
       recordId = newId();
       evidence.insertRecord({ id: recordId, contextId: context.id, modelId: model.id, identityKey: key!, sha256: EMPTY_SHA256, now, createdBy: ctx.actor });
     }
+    memo.records.set(memoKey, recordId);
   }
-  const previous = evidence.acceptedFromSource(recordId, input.sourceId);
-  if (previous) evidence.supersede(previous);
+  const previous = evidence.supersedeFromSource(recordId, input.sourceId);
   const row = {
     id: newId(),
     contextId: context.id,

@@ -15,7 +15,6 @@ export const MANUAL_SOURCE_ID = "manual-update";
 /** Record operations of the service. */
 export function createRecordService(deps: IngestDeps) {
   const { ctx, evidence } = deps;
-  const savepoint = <T>(fn: () => T): T => ctx.store.raw.transaction(fn)();
 
   const requireRecord = (recordId: string): RecordRow => {
     const row = evidence.getRecord(String(recordId));
@@ -78,13 +77,13 @@ export function createRecordService(deps: IngestDeps) {
       ctx.store.tx(() => remove(recordId));
     },
     async bulkUpdateRecords(body: unknown): Promise<BulkResponse> {
-      return runBulk(ctx.store.tx, savepoint, bulkItems(body), 200, (item) => {
+      return runBulk(ctx.store.tx, ctx.store.savepoint, bulkItems(body), 200, (item) => {
         const { recordId, data } = parseBody(RecordUpdateItem, item, "item");
         return update(recordId, { data });
       });
     },
     async bulkDeleteRecords(body: unknown): Promise<BulkResponse> {
-      return runBulk(ctx.store.tx, savepoint, bulkItems(body), 204, (item) => {
+      return runBulk(ctx.store.tx, ctx.store.savepoint, bulkItems(body), 204, (item) => {
         remove(parseBody(RecordDeleteItem, item, "item").recordId);
         return undefined;
       });

@@ -134,13 +134,6 @@ export function createModelService(ctx: EngineContext) {
           version: next.version,
           updatedAt: next.updatedAt,
         });
-        if (renamed) {
-          for (const other of ctx.models.all()) {
-            if (other.id === model.id) continue;
-            const relationships = retarget(other.relationships, model.name, next.name);
-            if (relationships !== other.relationships) ctx.models.update(other.id, { relationships });
-          }
-        }
         if (next.name !== model.name) {
           // Relationships that name this model as their target follow the rename.
           for (const other of ctx.models.all()) {

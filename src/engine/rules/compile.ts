@@ -33,8 +33,9 @@ import type {
 export function resolveOptions(options: CompileOptions | undefined): ResolvedOptions {
   return {
     extraOperators: options?.extraOperators ?? true,
-    // Looked up at call time so a replaced console.log (tests, CLIs) is honoured.
-    log: options?.log ?? ((value) => console.log(value)),
+    // A service must not write rule output to its own stdout (it would corrupt --json
+    // output and server logs), so `log` is silent unless a caller supplies a sink.
+    log: options?.log ?? (() => undefined),
   };
 }
 

@@ -22,7 +22,7 @@ export interface CompileOptions {
    * `min`/`max` over a single array argument. Default true.
    */
   extraOperators?: boolean;
-  /** Receives the argument of the `log` operator. Default `console.log`, as json-logic-js. */
+  /** Receives the argument of the `log` operator. Default: discarded (json-logic-js prints it). */
   log?: (value: unknown) => void;
 }
 

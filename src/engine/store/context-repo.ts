@@ -1,9 +1,14 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { ListQuery } from "../../contract/list-query.js";
 import { LIST_SPECS } from "../../contract/list-query.js";
 import type { Store } from "./db.js";
 import { listRows, type RowPage } from "./list-sql.js";
 import { contexts } from "./schema.js";
+import { statements } from "./statements.js";
+
+const CONTEXT_COLUMNS = `id, workspace, name, type, metadata, status, freshness, evidence_version AS evidenceVersion,
+  resolved_version AS resolvedVersion, claimed_by AS claimedBy, lease_expires_at AS leaseExpiresAt, created_at AS createdAt,
+  updated_at AS updatedAt, resolved_at AS resolvedAt, deleted_at AS deletedAt`;
 
 /** A context row as the engine uses it. */
 export type ContextRow = typeof contexts.$inferSelect;
@@ -17,16 +22,17 @@ export interface ContextCounts {
 /** Context persistence, scoped to one workspace. */
 export function createContextRepo(store: Store, workspace: string) {
   const { db, raw } = store;
+  const q = statements(raw);
   return {
     insert(row: ContextRow): void {
       db.insert(contexts).values(row).run();
     },
     get(id: string): ContextRow | undefined {
-      return db
-        .select()
-        .from(contexts)
-        .where(and(eq(contexts.workspace, workspace), eq(contexts.id, id.toLowerCase()), isNull(contexts.deletedAt)))
-        .get();
+      // Hot path (every ingest): a cached prepared statement instead of a built query.
+      const row = q(`SELECT ${CONTEXT_COLUMNS} FROM contexts WHERE workspace = ? AND id = ? AND deleted_at IS NULL`).get(workspace, id.toLowerCase()) as
+        | (Omit<ContextRow, "metadata"> & { metadata: string })
+        | undefined;
+      return row ? { ...row, metadata: JSON.parse(row.metadata) as Record<string, unknown> } : undefined;
     },
     update(id: string, set: Partial<Omit<ContextRow, "id" | "workspace" | "createdAt">>): void {
       db.update(contexts).set(set).where(eq(contexts.id, id)).run();

@@ -14,8 +14,10 @@ export interface Store {
   db: Db;
   raw: Database.Database;
   path: string;
-  /** Runs `fn` in one IMMEDIATE transaction (the write lock is taken up front). */
+  /** Runs `fn` in one IMMEDIATE transaction (the write lock is taken up front); nested calls are savepoints. */
   tx<T>(fn: () => T): T;
+  /** Runs `fn` in a savepoint of the current transaction (or a deferred transaction). */
+  savepoint<T>(fn: () => T): T;
   close(): void;
 }
 
@@ -48,11 +50,15 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     throw err;
   }
   const db = drizzle(raw, { schema }) as Db;
+  // One wrapper for every transaction: better-sqlite3 prepares BEGIN/COMMIT/SAVEPOINT
+  // statements per wrapper, so creating one per call costs more than the work inside.
+  const run = raw.transaction(<T>(fn: () => T): T => fn());
   return {
     db,
     raw,
     path,
-    tx: <T>(fn: () => T): T => raw.transaction(fn).immediate(),
+    tx: <T>(fn: () => T): T => (raw.inTransaction ? run(fn) : run.immediate(fn)) as T,
+    savepoint: <T>(fn: () => T): T => run(fn) as T,
     close: () => {
       if (raw.open) raw.close();
     },

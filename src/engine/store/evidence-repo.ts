@@ -89,14 +89,11 @@ export function createEvidenceRepo(store: Store, workspace: string) {
         query,
       );
     },
-    /** The accepted contribution of `sourceId` to a record, which a new one supersedes. */
-    acceptedFromSource(recordId: string, sourceId: string): string | undefined {
-      return q("SELECT id FROM contributions WHERE record_id = ? AND source_id = ? AND status = 'accepted'")
+    /** Supersedes the accepted contribution of `sourceId` to a record, returning its id. */
+    supersedeFromSource(recordId: string, sourceId: string): string | undefined {
+      return q("UPDATE contributions SET status = 'superseded' WHERE record_id = ? AND source_id = ? AND status = 'accepted' RETURNING id")
         .pluck()
         .get(recordId, sourceId) as string | undefined;
-    },
-    supersede(id: string): void {
-      q("UPDATE contributions SET status = 'superseded' WHERE id = ?").run(id);
     },
     insertContribution(c: Omit<ContributionRow, "workspace">): void {
       q(`INSERT INTO contributions (id, workspace, context_id, model_id, record_id, source_id, source_type, data, field_confidences,

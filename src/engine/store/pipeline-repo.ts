@@ -23,11 +23,27 @@ export function createPipelineRepo(store: Store) {
     q(`UPDATE contexts SET evidence_version = evidence_version + 1,
          freshness = CASE WHEN freshness = 'computing' THEN 'computing' ELSE 'stale' END
        WHERE id = ? AND deleted_at IS NULL AND status != 'archived'`);
+  // Tried first so the caller learns which contexts *turned* stale (for `context.stale`)
+  // without an extra read; it matches nothing for contexts already stale or computing.
+  const turnStmt = () =>
+    q(`UPDATE contexts SET evidence_version = evidence_version + 1, freshness = 'stale'
+       WHERE id = ? AND deleted_at IS NULL AND status != 'archived' AND freshness = 'resolved'
+       RETURNING id AS contextId, workspace`);
   return {
-    /** Evidence arrived: bump the version; resolved → stale (a computing pass will notice). */
-    markStale(contextIds: Iterable<string>): void {
-      const s = markStmt();
-      for (const id of contextIds) s.run(id);
+    /**
+     * Evidence arrived: bump the version; resolved → stale (a computing pass will notice).
+     * Returns the contexts that were resolved and are now stale, in the caller's transaction.
+     */
+    markStale(contextIds: Iterable<string>): { contextId: string; workspace: string }[] {
+      const turned: { contextId: string; workspace: string }[] = [];
+      const turn = turnStmt();
+      const mark = markStmt();
+      for (const id of contextIds) {
+        const row = turn.get(id) as { contextId: string; workspace: string } | undefined;
+        if (row) turned.push(row);
+        else mark.run(id);
+      }
+      return turned;
     },
     /** Contexts of the workspace holding live records of any of these models. */
     contextsWithModels(modelIds: string[]): string[] {

@@ -101,8 +101,10 @@ CREATE TABLE contributions (
   received_at TEXT NOT NULL,
   created_by TEXT NOT NULL
 );
-CREATE INDEX contributions_by_record ON contributions(record_id, source_id, status);
-CREATE INDEX contributions_by_context ON contributions(context_id, status);
+-- status is deliberately not indexed: superseding flips it on every re-contribution, and
+-- an indexed status would rewrite two index entries per ingest.
+CREATE INDEX contributions_by_record ON contributions(record_id, source_id);
+CREATE INDEX contributions_by_context ON contributions(context_id);
 CREATE INDEX contributions_list ON contributions(workspace, received_at, id);
 
 CREATE TABLE relationships (

@@ -1,0 +1,47 @@
+import { errors } from "../../../contract/errors.js";
+import type { Contribution } from "../../../contract/schemas/index.js";
+import { readBody } from "../../body.js";
+import { defineCommand, type CommandContext } from "../../command.js";
+import { bulkExitCode, renderBulk, succeededData } from "../../render/bulk.js";
+import { renderContribution } from "../../render/evidence.js";
+import { contextIdsOf, drainPipeline, withNoWait } from "../pipeline/drain.js";
+import { bulkItemsOf } from "../records/bulk-file.js";
+import { contributionFlagValues, requireContributionFlags, withContributionFlags, withDefaults } from "./contribution-flags.js";
+
+/** `ddsctl contributions add`: one contribution, or a bulk file of up to 100. */
+export default defineCommand({
+  path: ["contributions", "add"],
+  description: "add evidence: one contribution, or many from a file ({items} or an array; up to 100)",
+  examples: [
+    "ddsctl contributions add --context <contextId> --model Loan --source-id doc-17 --source-type document --data amount=250000 --confidence amount=0.9",
+    "ddsctl contributions add -f contribution.json --json",
+    "ddsctl contributions add -f batch.json --context <contextId>   # bulk; exit 3 when some items fail",
+  ],
+  configure: (cmd) => withNoWait(withContributionFlags(cmd.option("-f, --file <path|->", "the POST /contributions body, or a bulk body, as JSON (- reads stdin)"))),
+  async run(ctx, _args, flags) {
+    const file = flags.file as string | undefined;
+    if (!file) requireContributionFlags(flags);
+    const raw = file ? await readBody(file) : {};
+    const items = bulkItemsOf(raw);
+    if (!items && (raw === null || typeof raw !== "object")) throw errors.usage(`the body in ${file === "-" ? "stdin" : file} must be a JSON object or a bulk body`);
+    const service = await ctx.service();
+    const values = await contributionFlagValues(service, flags);
+    if (items) return addBulk(ctx, flags, withDefaults(items, values));
+    const base = raw as Record<string, unknown>;
+    const body: Record<string, unknown> = { ...base };
+    for (const [k, v] of Object.entries(values)) if (v !== undefined) body[k] = v;
+    // Pairs add to the file's data and confidences rather than replacing them.
+    if (values.data) body.data = { ...(base.data as object | undefined), ...values.data };
+    if (values.fieldConfidences) body.fieldConfidences = { ...(base.fieldConfidences as object | undefined), ...values.fieldConfidences };
+    const contribution = await service.createContribution(body as never);
+    await renderContribution(ctx.out, contribution);
+    await drainPipeline(ctx, flags, [contribution.contextId]);
+  },
+});
+
+async function addBulk(ctx: CommandContext, flags: Record<string, unknown>, items: unknown[]): Promise<void> {
+  const res = await (await ctx.service()).bulkCreateContributions({ items });
+  await renderBulk(ctx.out, res, (data) => `record ${(data as Contribution | undefined)?.recordId ?? "?"}`);
+  ctx.setExitCode(bulkExitCode(res.summary));
+  await drainPipeline(ctx, flags, contextIdsOf(succeededData(res)));
+}

@@ -1,0 +1,29 @@
+import { errors } from "../../../contract/errors.js";
+import { RECORD_INCLUDES, type RecordInclude } from "../../../contract/schemas/index.js";
+import { defineCommand } from "../../command.js";
+import { renderRecord } from "../../render/records.js";
+import { modelNames } from "./model-names.js";
+
+/** Parses `--include model,lineage`. */
+export function parseIncludes(text: string | undefined): RecordInclude[] | undefined {
+  if (text === undefined) return undefined;
+  const parts = text.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+  for (const p of parts) {
+    if (!RECORD_INCLUDES.includes(p as RecordInclude)) throw errors.usage(`--include ${p}: use ${RECORD_INCLUDES.join(", ")} (comma-separated)`);
+  }
+  return parts as RecordInclude[];
+}
+
+/** `ddsctl records get <recordId>`. */
+export default defineCommand({
+  path: ["records", "get"],
+  description: "show one record: freshness, resolved data, issues (--include model,lineage for more)",
+  examples: ["ddsctl records get <recordId>", "ddsctl records get <recordId> --include model,lineage --json"],
+  configure: (cmd) => cmd.argument("<recordId>").option("--include <parts>", `embed more, comma-separated: ${RECORD_INCLUDES.join(", ")}`),
+  async run(ctx, [id], flags) {
+    const include = parseIncludes(flags.include as string | undefined);
+    const service = await ctx.service();
+    const record = await service.getRecord(id, include ? { include } : undefined);
+    await renderRecord(ctx.out, record, ctx.out.options.json || record.model ? undefined : await modelNames(service));
+  },
+});

@@ -1,0 +1,54 @@
+/**
+ * RFC 8785 canonical JSON and the record hash built on it. Byte-identical output for
+ * equal data, whatever the key order, is what makes a pass reproducible.
+ */
+import { createHash } from "node:crypto";
+import canonicalizeModule from "canonicalize";
+
+type Canonicalize = (input: unknown) => string | undefined;
+
+// canonicalize is CommonJS (`module.exports = fn`) but ships an ESM-style `export default`
+// declaration, so under NodeNext TypeScript types the default import as `{ default: fn }`
+// while Node hands us the function itself. Accept both shapes.
+const canonicalize: Canonicalize =
+  typeof canonicalizeModule === "function"
+    ? (canonicalizeModule as Canonicalize)
+    : (canonicalizeModule as unknown as { default: Canonicalize }).default;
+
+/**
+ * A JSON-safe copy of `value`: non-finite numbers and `undefined` become null (JSON cannot
+ * hold them, and canonicalize refuses them), object keys with undefined values are dropped.
+ */
+export function toJsonValue(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (value === null || typeof value !== "object") {
+    // Functions, symbols and bigints cannot come from JSON; keep the output JSON anyway.
+    return typeof value === "function" || typeof value === "symbol" || typeof value === "bigint" ? null : value;
+  }
+  if (Array.isArray(value)) return value.map(toJsonValue);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    // defineProperty so that a "__proto__" key from parsed JSON stays a plain key.
+    if (v !== undefined) Object.defineProperty(out, key, { value: toJsonValue(v), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
+ * The RFC 8785 canonical JSON text of `value`. Never throws: a value JSON cannot hold
+ * (NaN, Infinity, a bigint) is first made JSON-safe with {@link toJsonValue}.
+ */
+export function canonicalJson(value: unknown): string {
+  try {
+    return canonicalize(value) ?? "null";
+  } catch {
+    return canonicalize(toJsonValue(value)) ?? "null";
+  }
+}
+
+/** Lowercase hex SHA-256 of the canonical JSON of `data` (a record's `sha256`). */
+export function sha256Of(data: unknown): string {
+  return createHash("sha256").update(canonicalJson(data), "utf8").digest("hex");
+}

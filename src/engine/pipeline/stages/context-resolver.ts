@@ -1,0 +1,117 @@
+/**
+ * What a rule sees: the resolved context by dotted path (SPEC.md §3 Rule): `Loan.amount`,
+ * `Applicant.income`, `Loan.applicants.income`, `Loan`, `context.metadata.region`.
+ */
+import { FORBIDDEN_SEGMENTS } from "../../../contract/schemas/common.js";
+import type { VarResolver } from "../../rules/index.js";
+import type { PassInput, PassLink, PassRecord, ResolvedRecord } from "../types.js";
+import { compareStrings } from "./candidate.js";
+import { createLinkGraph, type LinkGraph } from "./link-graph.js";
+import { createModelIndex, type ModelIndex, type ModelInfo } from "./model-index.js";
+import { compareRecordAge, hasOwn } from "./record-order.js";
+import { relationshipValue, type RecordReader } from "./record-resolver.js";
+
+/** Walks `segments` into JSON through own properties only; undefined when absent. */
+function walkOwn(value: unknown, segments: readonly string[]): unknown {
+  let current = value;
+  for (const s of segments) {
+    if (current === null || typeof current !== "object" || !hasOwn(current, s)) return undefined;
+    current = (current as Record<string, unknown>)[s];
+  }
+  return current;
+}
+
+function contextValue(context: PassInput["context"], rest: readonly string[]): unknown {
+  const whole = { id: context.id, name: context.name, type: context.type, metadata: context.metadata };
+  return walkOwn(whole, rest);
+}
+
+interface Snapshot {
+  models: ModelIndex;
+  graph: LinkGraph;
+  reader: RecordReader;
+  /** Records of each model, oldest first. */
+  byModel: Map<string, PassRecord[]>;
+}
+
+/** A model path: the model itself, one of its fields, or a relationship path. */
+function modelValue(info: ModelInfo, rest: readonly string[], snap: Snapshot): unknown {
+  const records = snap.byModel.get(info.model.modelId) ?? [];
+  // A singleton has at most one record; should there be more, the oldest speaks for it.
+  const singleton = info.model.identity.length === 0;
+  const only = records[0];
+  if (rest.length === 0) return singleton ? (only ? snap.reader.data(only) : undefined) : records.map(snap.reader.data);
+  const field = rest.length === 1 ? info.fieldsByName.get(rest[0]) : undefined;
+  if (field) {
+    if (singleton) return only ? snap.reader.value(only, field) : undefined;
+    return records.map((r) => snap.reader.value(r, field) ?? null);
+  }
+  const rel = info.relationshipsByName.get(rest[0]);
+  if (!rel || rest.length > 2) return undefined;
+  const tail = rest.length === 2 ? rest[1] : undefined;
+  const through = (r: PassRecord) => relationshipValue(rel, snap.graph.targets(r.id, rel.name), tail, snap.models, snap.reader);
+  if (singleton) return only ? through(only) : undefined;
+  // Identity models: the values over all source records, flattened, sources oldest first.
+  const out: unknown[] = [];
+  for (const r of records) {
+    const value = through(r);
+    if (Array.isArray(value)) out.push(...value);
+    else if (value !== undefined) out.push(value);
+  }
+  return out;
+}
+
+/**
+ * The resolver rules are evaluated with. A singleton model's path gives its record's value
+ * (data for the bare model name), an identity model's path the array over its records
+ * (oldest first; null where a record has no value), a relationship path reads through
+ * the links (flattened over source records for identity models). `context` paths read
+ * the context and walk into `metadata`; `context` is reserved and shadows a model of that
+ * name. Model names are case-sensitive. A path with a `__proto__`, `constructor` or
+ * `prototype` segment gives null; any other unknown path or absent value gives undefined,
+ * which `var` turns into null (or its default). `""` gives the whole context.
+ */
+export function createContextResolver(
+  input: PassInput,
+  records: readonly ResolvedRecord[],
+  links: readonly PassLink[],
+): VarResolver {
+  const passRecords = new Map(input.records.map((r) => [r.id, r]));
+  const data = new Map<string, Record<string, unknown>>();
+  const byModel = new Map<string, PassRecord[]>();
+  for (const r of records) {
+    const pass = passRecords.get(r.id);
+    if (!pass) continue;
+    data.set(r.id, r.data);
+    byModel.set(r.modelId, [...(byModel.get(r.modelId) ?? []), pass]);
+  }
+  for (const list of byModel.values()) list.sort(compareRecordAge);
+  const snap: Snapshot = {
+    models: createModelIndex(input.models),
+    graph: createLinkGraph([...passRecords.values()].filter((r) => data.has(r.id)), links),
+    byModel,
+    reader: {
+      data: (r) => data.get(r.id) ?? {},
+      value: (r, field) => {
+        const row = data.get(r.id);
+        return row && hasOwn(row, field.name) ? row[field.name] : undefined;
+      },
+    },
+  };
+  const get = (path: string): unknown => {
+    if (path === "") {
+      const whole: Record<string, unknown> = {};
+      const names = [...snap.models.byName.keys()].filter((n) => n !== "context").sort(compareStrings);
+      for (const name of names) whole[name] = modelValue(snap.models.byName.get(name)!, [], snap) ?? null;
+      whole.context = contextValue(input.context, []);
+      return whole;
+    }
+    const segments = path.split(".");
+    if (segments.some((s) => FORBIDDEN_SEGMENTS.has(s))) return null;
+    const [head, ...rest] = segments;
+    if (head === "context") return contextValue(input.context, rest);
+    const info = snap.models.byName.get(head);
+    return info ? modelValue(info, rest, snap) : undefined;
+  };
+  return { get };
+}

@@ -1,0 +1,203 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { DdsService } from "../../src/contract/service.js";
+import { RULES, setupMortgageModels } from "./mortgage-models.js";
+
+/** Something that can throw a DdsError-shaped failure. */
+async function failure(p: Promise<unknown>): Promise<{ status: number; code: string; errors?: { path: string; message: string }[] }> {
+  try {
+    await p;
+  } catch (err) {
+    return err as { status: number; code: string };
+  }
+  throw new Error("expected the call to fail");
+}
+
+/**
+ * The evidence → records → links → evaluations flow of a mortgage case, written against
+ * the DdsService contract only, so it runs on the local engine and over HTTP alike.
+ */
+export function mortgageSuite(name: string, open: () => Promise<DdsService>): void {
+  describe(`mortgage case (${name})`, () => {
+    let s: DdsService;
+    let models: Awaited<ReturnType<typeof setupMortgageModels>>;
+    let contextId: string;
+    const ruleIds: Record<string, string> = {};
+
+    const contribute = (modelId: string, sourceId: string, sourceType: string, data: Record<string, unknown>, fieldConfidences?: Record<string, number>) =>
+      ({ contextId, modelId, sourceId, sourceType, data, ...(fieldConfidences ? { fieldConfidences } : {}) });
+
+    beforeAll(async () => {
+      s = await open();
+      models = await setupMortgageModels(s);
+      for (const [key, rule] of Object.entries(RULES)) ruleIds[key] = (await s.createRule(rule as never)).ruleId;
+      contextId = (await s.createContext({ name: "case-1", type: "mortgage" })).contextId;
+    });
+
+    it("ingests evidence in bulk with per-item status and partial success", async () => {
+      const res = await s.bulkCreateContributions({
+        items: [
+          contribute(models.Loan, "app-form", "document", { amount: 240000, propertyValue: 300000, monthlyDebt: 1500 }, { amount: 0.9 }),
+          contribute(models.Loan, "valuation", "integration", { propertyValue: 320000, monthlyDebt: 1500 }, { propertyValue: 0.8, monthlyDebt: 0.5 }),
+          contribute(models.Loan, "bank", "integration", { monthlyDebt: 1800 }, { monthlyDebt: 0.7 }),
+          contribute(models.Applicant, "app-form", "document", { applicantId: "a1", name: "Ada", creditScore: 700 }),
+          contribute(models.Applicant, "bureau", "integration", { applicantId: "a1", creditScore: 640 }, { creditScore: 0.6 }),
+          contribute(models.Applicant, "app-form", "document", { applicantId: "a2", name: "Bo", creditScore: 680 }),
+          contribute(models.Employment, "payslip", "document", { employmentId: "e1", applicantId: "a1", employer: "Acme", monthlyIncome: 5000 }),
+          contribute(models.Employment, "payslip", "document", { employmentId: "e2", applicantId: "a2", employer: "Beta", monthlyIncome: 3000 }),
+          contribute(models.Applicant, "x", "document", { name: "no identity" }),
+          contribute(models.Loan, "x", "document", { amount: "lots" }),
+        ],
+      });
+      expect(res.summary).toEqual({ total: 10, succeeded: 8, failed: 2 });
+      expect(res.items.map((i) => i.status)).toEqual([201, 201, 201, 201, 201, 201, 201, 201, 422, 422]);
+      expect(res.items[8].error?.code).toBe("validation_failed");
+      expect(res.items[9].error?.errors?.[0].path).toBe("data.amount");
+      const context = await s.getContext(contextId);
+      expect(context.freshness).toBe("stale");
+    });
+
+    it("resolves every record with the right winner per policy", async () => {
+      const run = await s.runPipeline({ contextIds: [contextId] });
+      expect(run.resolved).toEqual([contextId]);
+      expect((await s.getContext(contextId)).freshness).toBe("resolved");
+      const loan = (await s.listRecords({ filters: [{ field: "contextId", op: "eq", value: contextId }, { field: "modelId", op: "eq", value: models.Loan }] })).data;
+      expect(loan).toHaveLength(1);
+      // max policy → 320000; majority: 1500 (0.9+0.5... summed 1.0+0.5) beats 1800 (0.7)
+      expect(loan[0].data).toMatchObject({ amount: 240000, propertyValue: 320000, monthlyDebt: 1500, ltv: 0.75 });
+      // dti = 1500 / ((5000 + 3000) * 12 / 12)
+      expect(loan[0].data.dti).toBeCloseTo(1500 / 8000, 10);
+      expect(loan[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+      const applicants = (await s.listRecords({ filters: [{ field: "modelId", op: "eq", value: models.Applicant }] })).data;
+      const ada = applicants.find((r) => r.data.applicantId === "a1")!;
+      // source_priority: integration beats document despite lower confidence
+      expect(ada.data.creditScore).toBe(640);
+      expect(ada.data.annualIncome).toBe(60000);
+      const withLineage = await s.getRecord(ada.recordId, { include: ["lineage", "model"] });
+      expect(withLineage.lineage?.creditScore).toMatchObject({ sourceType: "integration", policy: "source_priority", candidates: 2 });
+      expect(withLineage.model?.name).toBe("Applicant");
+    });
+
+    it("links records and lists relationships grouped by name", async () => {
+      const loan = (await s.listRecords({ filters: [{ field: "modelId", op: "eq", value: models.Loan }] })).data[0];
+      const links = await s.listRelationships(loan.recordId);
+      expect(links.data).toHaveLength(2);
+      expect(links.data.every((l) => l.relationshipName === "applicants" && l.targetModelName === "Applicant")).toBe(true);
+      const related = await s.listRelatedRecords(loan.recordId, "applicants");
+      expect(related.data.map((r) => r.data.applicantId).sort()).toEqual(["a1", "a2"]);
+      expect((await failure(s.listRelatedRecords(loan.recordId, "nope"))).status).toBe(404);
+    });
+
+    it("evaluates every active rule with a trace", async () => {
+      const evals = await s.listContextEvaluations(contextId);
+      expect(evals.data).toHaveLength(3);
+      const byName = Object.fromEntries(evals.data.map((e) => [e.rule.name, e]));
+      expect(byName["dti-limit"].outcome).toBe(true);
+      expect(byName["ltv-limit"].outcome).toBe(true);
+      expect(byName["credit-floor"].outcome).toBe(true);
+      const trace = byName["dti-limit"].evaluationTrace;
+      expect(trace.expression).toEqual(RULES.dti.expression);
+      expect(trace.inputs["Loan.dti"]).toBeCloseTo(0.1875, 10);
+      expect(trace.steps.op).toBe("<=");
+      expect(trace.steps.children[0]).toMatchObject({ op: "var", passed: true });
+      const one = await s.getContextEvaluation(contextId, ruleIds.dti);
+      expect(one.evaluationId).toBe(byName["dti-limit"].evaluationId);
+      const failing = await s.listContextEvaluations(contextId, { filters: [{ field: "rule.severity", op: "eq", value: "critical" }] });
+      expect(failing.data.map((e) => e.rule.name)).toEqual(["ltv-limit"]);
+      const perRule = await s.listRuleEvaluations(ruleIds.credit);
+      expect(perRule.data.map((e) => e.contextId)).toContain(contextId);
+    });
+
+    it("removing a link recomputes aggregations and flips the dependent evaluation", async () => {
+      const loan = (await s.listRecords({ filters: [{ field: "modelId", op: "eq", value: models.Loan }] })).data[0];
+      const bo = (await s.listRecords({ filters: [{ field: "modelId", op: "eq", value: models.Applicant }] })).data.find((r) => r.data.applicantId === "a2")!;
+      // Make DTI sensitive: with only Ada (5000/month) a 2500 debt gives 0.5 > 0.43.
+      await s.bulkCreateContributions({ items: [contribute(models.Loan, "bank", "integration", { monthlyDebt: 2500 }, { monthlyDebt: 1 }), contribute(models.Loan, "valuation", "integration", { propertyValue: 320000, monthlyDebt: 2500 })] });
+      await s.runPipeline({ contextIds: [contextId] });
+      expect((await s.getContextEvaluation(contextId, ruleIds.dti)).outcome).toBe(true);
+      await s.removeRelationship(loan.recordId, "applicants", bo.recordId);
+      await s.runPipeline({ contextIds: [contextId] });
+      const after = await s.getRecord(loan.recordId);
+      expect(after.data.dti).toBeCloseTo(0.5, 10);
+      expect((await s.getContextEvaluation(contextId, ruleIds.dti)).outcome).toBe(false);
+      // the removal is remembered across later passes
+      await s.createContribution(contribute(models.Applicant, "app-form", "document", { applicantId: "a2", name: "Bo B." }) as never);
+      await s.runPipeline({ contextIds: [contextId] });
+      expect((await s.listRelationships(loan.recordId)).data.map((l) => l.targetRecordId)).not.toContain(bo.recordId);
+      expect((await failure(s.removeRelationship(loan.recordId, "applicants", bo.recordId))).status).toBe(404);
+    });
+
+    it("supersedes by sourceId and stores record updates as manual contributions", async () => {
+      const c1 = await s.createContribution(contribute(models.Applicant, "crm", "user", { applicantId: "a3", name: "Cy" }) as never);
+      expect(c1).toMatchObject({ status: "accepted", supersedes: null, sourceType: "user", fieldConfidences: { applicantId: 1, name: 1 } });
+      const c2 = await s.createContribution(contribute(models.Applicant, "crm", "user", { applicantId: "a3", name: "Cyd" }) as never);
+      expect(c2.recordId).toBe(c1.recordId);
+      expect(c2.supersedes).toBe(c1.contributionId);
+      expect((await s.getContribution(c1.contributionId)).status).toBe("superseded");
+      const updated = await s.updateRecord(c1.recordId, { data: { name: "Cydney" } });
+      expect(updated.freshness).toBe("stale");
+      await s.runPipeline({ contextIds: [contextId] });
+      expect((await s.getRecord(c1.recordId)).data.name).toBe("Cydney");
+      const manual = await s.listContributions({ filters: [{ field: "recordId", op: "eq", value: c1.recordId }, { field: "sourceType", op: "eq", value: "manual" }] });
+      expect(manual.data).toHaveLength(1);
+      expect(manual.data[0].fieldConfidences).toEqual({ name: 1 });
+    });
+
+    it("rejects bad evidence with every problem listed, and writes nothing", async () => {
+      const before = (await s.listContributions({ filters: [{ field: "contextId", op: "eq", value: contextId }], limit: 500 })).data.length;
+      const bad = await failure(
+        s.createContribution(contribute(models.Loan, "x", "document", { amount: 5, nope: 1, ltv: 0.5 }, { amount: 1.5 }) as never),
+      );
+      expect(bad.status).toBe(422);
+      expect(bad.code).toBe("validation_failed");
+      expect(bad.errors?.map((e) => e.path).sort()).toEqual(["data.amount", "data.ltv", "data.nope", "fieldConfidences.amount"]);
+      expect((await failure(s.createContribution({ ...contribute(models.Loan, "x", "document", {}), sourceType: "fax" } as never))).status).toBe(400);
+      expect((await failure(s.createContribution(contribute("00000000-0000-7000-8000-000000000000", "x", "document", {}) as never))).status).toBe(404);
+      const after = (await s.listContributions({ filters: [{ field: "contextId", op: "eq", value: contextId }], limit: 500 })).data.length;
+      expect(after).toBe(before);
+    });
+
+    it("refuses evidence into completed contexts and non-active models (409)", async () => {
+      const other = await s.createContext({ name: "case-2" });
+      await s.setContextStatus(other.contextId, "completed");
+      const e1 = await failure(s.createContribution({ ...contribute(models.Loan, "x", "document", { amount: 2000 }), contextId: other.contextId } as never));
+      expect(e1).toMatchObject({ status: 409, code: "context_not_active" });
+      const draft = await s.createModel({ name: "Draft", fields: [{ name: "x", type: "string" }] });
+      const e2 = await failure(s.createContribution(contribute(draft.modelId, "x", "document", { x: "y" }) as never));
+      expect(e2).toMatchObject({ status: 409, code: "model_not_active" });
+    });
+
+    it("bulk limits: empty and over 100 items are 400 with nothing processed", async () => {
+      expect((await failure(s.bulkCreateContributions({ items: [] }))).status).toBe(400);
+      const many = Array.from({ length: 101 }, (_, i) => contribute(models.Employment, `s${i}`, "document", { employmentId: `bulk-${i}` }));
+      expect(await failure(s.bulkCreateContributions({ items: many }))).toMatchObject({ status: 400, code: "bulk_limit_exceeded" });
+      const found = await s.listContributions({ filters: [{ field: "sourceId", op: "eq", value: "s0" }] });
+      expect(found.data).toHaveLength(0);
+    });
+
+    it("bulk record update and delete report per-item status", async () => {
+      const apps = (await s.listRecords({ filters: [{ field: "modelId", op: "eq", value: models.Applicant }, { field: "contextId", op: "eq", value: contextId }] })).data;
+      const upd = await s.bulkUpdateRecords({ items: [{ recordId: apps[0].recordId, data: { name: "Renamed" } }, { recordId: "00000000-0000-7000-8000-000000000000", data: {} }] });
+      expect(upd.items.map((i) => i.status)).toEqual([200, 404]);
+      const del = await s.bulkDeleteRecords({ items: [{ recordId: apps[apps.length - 1].recordId }, { bogus: 1 }] });
+      expect(del.items.map((i) => i.status)).toEqual([204, 400]);
+      expect((await failure(s.getRecord(apps[apps.length - 1].recordId))).status).toBe(404);
+    });
+
+    it("model delete is refused while records are live (409 model_has_records)", async () => {
+      await s.setModelStatus(models.Employment, "archived");
+      expect(await failure(s.deleteModel(models.Employment))).toMatchObject({ status: 409, code: "model_has_records" });
+    });
+
+    it("rule changes bump the version and mark evaluations stale until recomputed", async () => {
+      const rule = await s.updateRule(ruleIds.ltv, { expression: { "<=": [{ var: "Loan.ltv" }, 0.7] } });
+      expect(rule.version).toBe(2);
+      expect((await s.getContext(contextId)).freshness).toBe("stale");
+      await s.runPipeline({ contextIds: [contextId] });
+      const ev = await s.getContextEvaluation(contextId, ruleIds.ltv);
+      expect(ev).toMatchObject({ ruleVersion: 2, outcome: false, freshness: "resolved" });
+      const bad = await failure(s.createRule({ ...RULES.dti, name: "evil", expression: { var: "Loan.__proto__.x" } } as never));
+      expect(bad).toMatchObject({ status: 422, code: "compile_failed" });
+      expect((await failure(s.createRule({ ...RULES.dti, name: "unknown-op", expression: { frobnicate: [1] } } as never))).status).toBe(422);
+    });
+  });
+}
