@@ -1,6 +1,6 @@
 import { errors } from "../contract/errors.js";
 import type { DdsService } from "../contract/service.js";
-import { isUuid } from "../util/ids.js";
+import { isUuid } from "../util/uuid-shape.js";
 
 /** Resolves a model named by id or by name to its modelId (404 when neither matches). */
 export async function resolveModelId(service: DdsService, ref: string): Promise<string> {

@@ -5,9 +5,4 @@ export function newId(): string {
   return uuidv7();
 }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** True when `value` looks like a UUID of any version (ids are compared lowercase). */
-export function isUuid(value: string): boolean {
-  return UUID_RE.test(value);
-}
+export { isUuid } from "./uuid-shape.js";

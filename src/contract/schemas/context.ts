@@ -1,11 +1,10 @@
 import { z } from "zod";
+import { CONTEXT_STATUSES, FRESHNESS } from "../constants.js";
 import { Id, JsonObject, Timestamp } from "./common.js";
 
-export const CONTEXT_STATUSES = ["active", "completed", "archived"] as const;
 export const ContextStatus = z.enum(CONTEXT_STATUSES);
 export type ContextStatus = z.infer<typeof ContextStatus>;
 
-export const FRESHNESS = ["resolved", "stale", "computing"] as const;
 export const Freshness = z.enum(FRESHNESS);
 export type Freshness = z.infer<typeof Freshness>;
 
@@ -49,3 +48,5 @@ export const Context = z.object({
   summary: ContextSummary.optional(),
 });
 export type Context = z.infer<typeof Context>;
+
+export { CONTEXT_STATUSES, FRESHNESS };

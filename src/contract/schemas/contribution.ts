@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONTRIBUTION_STATUSES } from "../constants.js";
 import { Id, JsonObject, Timestamp } from "./common.js";
 import { SourceType } from "./field.js";
 
@@ -15,7 +16,6 @@ export const ContributionCreate = z.strictObject({
 });
 export type ContributionCreate = z.infer<typeof ContributionCreate>;
 
-export const CONTRIBUTION_STATUSES = ["accepted", "superseded"] as const;
 
 /** A contribution as the API returns it. */
 export const Contribution = z.object({
@@ -34,3 +34,5 @@ export const Contribution = z.object({
   createdBy: z.string(),
 });
 export type Contribution = z.infer<typeof Contribution>;
+
+export { CONTRIBUTION_STATUSES };

@@ -1,26 +1,16 @@
 import { z } from "zod";
+import { FIELD_TYPES, RESOLUTION_POLICIES, SOURCE_TYPES } from "../constants.js";
 import { Id, SegmentName, Timestamp } from "./common.js";
 
 /** Field types of SPEC.md §3. */
-export const FIELD_TYPES = ["string", "number", "integer", "boolean", "date", "datetime", "enum", "json"] as const;
 export const FieldType = z.enum(FIELD_TYPES);
 export type FieldType = z.infer<typeof FieldType>;
 
 /** Resolution policies of SPEC.md §3. */
-export const RESOLUTION_POLICIES = [
-  "highest_confidence",
-  "latest",
-  "earliest",
-  "source_priority",
-  "majority",
-  "min",
-  "max",
-] as const;
 export const ResolutionPolicy = z.enum(RESOLUTION_POLICIES);
 export type ResolutionPolicy = z.infer<typeof ResolutionPolicy>;
 
 /** Source types a contribution may name (SPEC.md §3). */
-export const SOURCE_TYPES = ["document", "integration", "user", "manual", "system"] as const;
 export const SourceType = z.enum(SOURCE_TYPES);
 export type SourceType = z.infer<typeof SourceType>;
 
@@ -76,3 +66,5 @@ export const Field = z.object({
   updatedAt: Timestamp,
 });
 export type Field = z.infer<typeof Field>;
+
+export { FIELD_TYPES, RESOLUTION_POLICIES, SOURCE_TYPES };

@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { MODEL_STATUSES } from "../constants.js";
 import { Id, SegmentName, Timestamp } from "./common.js";
 import { Field, FieldInput } from "./field.js";
 
-export const MODEL_STATUSES = ["draft", "active", "archived"] as const;
 export const ModelStatus = z.enum(MODEL_STATUSES);
 export type ModelStatus = z.infer<typeof ModelStatus>;
 
@@ -66,3 +66,5 @@ export const ModelList = z.object({
   hasNextPage: z.boolean(),
 });
 export type ModelList = z.infer<typeof ModelList>;
+
+export { MODEL_STATUSES };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RECORD_INCLUDES } from "../constants.js";
 import { Id, JsonObject, Timestamp } from "./common.js";
 import { Freshness } from "./context.js";
 import { Field, ResolutionPolicy, SourceType } from "./field.js";
@@ -46,5 +47,6 @@ export const RecordUpdate = z.strictObject({ data: JsonObject });
 export type RecordUpdate = z.infer<typeof RecordUpdate>;
 
 /** `include=` values of GET /records/{id}. */
-export const RECORD_INCLUDES = ["model", "lineage"] as const;
 export type RecordInclude = (typeof RECORD_INCLUDES)[number];
+
+export { RECORD_INCLUDES };

@@ -1,22 +1,13 @@
 import { z } from "zod";
+import { RULE_CATEGORIES, RULE_SEVERITIES, RULE_STATUSES } from "../constants.js";
 import { Id, Timestamp } from "./common.js";
 
-export const RULE_CATEGORIES = [
-  "eligibility",
-  "affordability",
-  "credit",
-  "fraud",
-  "compliance",
-  "data_quality",
-] as const;
 export const RuleCategory = z.enum(RULE_CATEGORIES);
 export type RuleCategory = z.infer<typeof RuleCategory>;
 
-export const RULE_SEVERITIES = ["low", "medium", "high", "critical"] as const;
 export const RuleSeverity = z.enum(RULE_SEVERITIES);
 export type RuleSeverity = z.infer<typeof RuleSeverity>;
 
-export const RULE_STATUSES = ["active", "inactive"] as const;
 export const RuleStatus = z.enum(RULE_STATUSES);
 export type RuleStatus = z.infer<typeof RuleStatus>;
 
@@ -58,3 +49,5 @@ export const Rule = z.object({
   updatedAt: Timestamp,
 });
 export type Rule = z.infer<typeof Rule>;
+
+export { RULE_CATEGORIES, RULE_SEVERITIES, RULE_STATUSES };

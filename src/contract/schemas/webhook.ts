@@ -1,12 +1,7 @@
 import { z } from "zod";
+import { WEBHOOK_EVENTS } from "../constants.js";
 import { Id, Timestamp } from "./common.js";
 
-export const WEBHOOK_EVENTS = [
-  "context.stale",
-  "context.resolved",
-  "context.status_changed",
-  "evaluation.changed",
-] as const;
 export const WebhookEvent = z.enum(WEBHOOK_EVENTS);
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
 
@@ -43,3 +38,5 @@ export const WebhookDelivery = z.object({
   deliveredAt: Timestamp.nullable(),
 });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+export { WEBHOOK_EVENTS };

@@ -1,6 +1,6 @@
 import { errors } from "../../../contract/errors.js";
 import type { DdsService } from "../../../contract/service.js";
-import { isUuid } from "../../../util/ids.js";
+import { isUuid } from "../../../util/uuid-shape.js";
 import { resolveModelId } from "../../resolve.js";
 
 /** A field addressed by fieldId (global path) or by model and name (scoped path). */

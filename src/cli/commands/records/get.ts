@@ -1,5 +1,6 @@
 import { errors } from "../../../contract/errors.js";
-import { RECORD_INCLUDES, type RecordInclude } from "../../../contract/schemas/index.js";
+import { RECORD_INCLUDES } from "../../../contract/constants.js";
+import type { RecordInclude } from "../../../contract/schemas/index.js";
 import { defineCommand } from "../../command.js";
 import { renderRecord } from "../../render/records.js";
 import { modelNames } from "./model-names.js";

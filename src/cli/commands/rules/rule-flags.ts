@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { errors } from "../../../contract/errors.js";
-import { RULE_CATEGORIES, RULE_SEVERITIES } from "../../../contract/schemas/index.js";
+import { RULE_CATEGORIES, RULE_SEVERITIES } from "../../../contract/constants.js";
 
 /** The friendly flags of `rules create` and `rules update`, beside `-f`. */
 export function withRuleFlags(cmd: Command, what: string): Command {

@@ -1,6 +1,6 @@
 import { errors } from "../../../contract/errors.js";
 import type { DdsService } from "../../../contract/service.js";
-import { isUuid } from "../../../util/ids.js";
+import { isUuid } from "../../../util/uuid-shape.js";
 
 /**
  * Resolves a rule named by ruleId or by name to its ruleId: a UUID is taken as is, a name

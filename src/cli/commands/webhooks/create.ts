@@ -1,4 +1,5 @@
-import { WEBHOOK_EVENTS, type WebhookCreate } from "../../../contract/schemas/index.js";
+import { WEBHOOK_EVENTS } from "../../../contract/constants.js";
+import type { WebhookCreate } from "../../../contract/schemas/index.js";
 import { errors } from "../../../contract/errors.js";
 import { bodyFrom } from "../../body.js";
 import { defineCommand } from "../../command.js";

@@ -1,0 +1,16 @@
+/**
+ * The enumerations of the contract as plain arrays. They live apart from the zod schemas
+ * so the CLI can list them in --help without loading zod at start-up.
+ */
+export const FIELD_TYPES = ["string", "number", "integer", "boolean", "date", "datetime", "enum", "json"] as const;
+export const RESOLUTION_POLICIES = ["highest_confidence", "latest", "earliest", "source_priority", "majority", "min", "max"] as const;
+export const SOURCE_TYPES = ["document", "integration", "user", "manual", "system"] as const;
+export const MODEL_STATUSES = ["draft", "active", "archived"] as const;
+export const CONTEXT_STATUSES = ["active", "completed", "archived"] as const;
+export const FRESHNESS = ["resolved", "stale", "computing"] as const;
+export const RECORD_INCLUDES = ["model", "lineage"] as const;
+export const CONTRIBUTION_STATUSES = ["accepted", "superseded"] as const;
+export const RULE_CATEGORIES = ["eligibility", "affordability", "credit", "fraud", "compliance", "data_quality"] as const;
+export const RULE_SEVERITIES = ["low", "medium", "high", "critical"] as const;
+export const RULE_STATUSES = ["active", "inactive"] as const;
+export const WEBHOOK_EVENTS = ["context.stale", "context.resolved", "context.status_changed", "evaluation.changed"] as const;

@@ -1,0 +1,123 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { createLocalEngine, type LocalEngine } from "../../src/engine/local-engine.js";
+import { createPipeline } from "../../src/engine/pipeline/worker.js";
+import { RULES, setupMortgageModels } from "../contract/mortgage-models.js";
+
+let engine: LocalEngine;
+let models: Awaited<ReturnType<typeof setupMortgageModels>>;
+
+async function newCase(amount = 200000): Promise<string> {
+  const { contextId } = await engine.createContext({ name: "c", type: "mortgage" });
+  await engine.createContribution({ contextId, modelId: models.Loan, sourceId: "form", sourceType: "document", data: { amount, propertyValue: 400000, monthlyDebt: 1000 } });
+  return contextId;
+}
+
+const freshness = async (id: string) => (await engine.getContext(id)).freshness;
+const counts = (id: string) =>
+  engine.ctx.store.raw
+    .prepare("SELECT (SELECT COUNT(*) FROM evaluations WHERE context_id = ?) AS e, (SELECT sha256 FROM records WHERE context_id = ? LIMIT 1) AS sha")
+    .get(id, id) as { e: number; sha: string };
+
+beforeEach(async () => {
+  engine = createLocalEngine({ db: join(mkdtempSync(join(tmpdir(), "ddsctl-worker-")), "dds.db") });
+  models = await setupMortgageModels(engine);
+  await engine.createRule(RULES.ltv as never);
+});
+
+describe("pipeline worker", () => {
+  it("walks resolved → stale → computing → resolved", async () => {
+    const id = await newCase();
+    expect(await freshness(id)).toBe("stale");
+    const pipeline = engine.pipeline;
+    const claim = pipeline.repo.claim("w1", 30_000, { only: [id] })!;
+    expect(claim.contextId).toBe(id);
+    expect(await freshness(id)).toBe("computing");
+    expect(pipeline.repo.claim("w2", 30_000, { only: [id] })).toBeUndefined();
+    pipeline.repo.release(claim);
+    await engine.runPipeline({ contextIds: [id] });
+    expect(await freshness(id)).toBe("resolved");
+  });
+
+  it("a crashed pass writes nothing and gives the claim back", async () => {
+    const id = await newCase();
+    const before = counts(id);
+    const claim = engine.pipeline.repo.claim("w1", 30_000, { only: [id] })!;
+    expect(() =>
+      engine.pipeline.repo.commitPass(claim, { records: [{ id: "missing", modelId: models.Loan, data: {}, sha256: "x", issues: [], lineage: {} }], links: [], evaluations: [{ ruleId: "no-such-rule", ruleVersion: 1, outcome: true, trace: {} as never }] }),
+    ).toThrow();
+    expect(counts(id)).toEqual(before);
+    expect(await freshness(id)).toBe("computing");
+    engine.pipeline.repo.release(claim);
+    expect(await freshness(id)).toBe("stale");
+  });
+
+  it("an expired lease is taken over, and the old worker's late commit is discarded", async () => {
+    const id = await newCase();
+    const slow = createPipeline(engine.ctx.store, { leaseMs: 1, workerId: "slow" });
+    const claim = slow.repo.claim("slow", 1, { only: [id] })!;
+    const input = slow.repo.loadPassInput(claim)!;
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await engine.pipelineStatus()).expiredClaims).toBe(1);
+    const result = await engine.runPipeline({ contextIds: [id] });
+    expect(result.resolved).toEqual([id]);
+    const { runPass } = await import("../../src/engine/pipeline/stages/index.js");
+    expect(slow.repo.commitPass(claim, runPass(input))).toBeUndefined();
+    expect(await freshness(id)).toBe("resolved");
+  });
+
+  it("evidence arriving mid-pass leaves the context stale, and it is claimed again", async () => {
+    const id = await newCase(200000);
+    const claim = engine.pipeline.repo.claim("w1", 30_000, { only: [id] })!;
+    const input = engine.pipeline.repo.loadPassInput(claim)!;
+    await engine.createContribution({ contextId: id, modelId: models.Loan, sourceId: "late", sourceType: "integration", data: { amount: 390000 } });
+    const { runPass } = await import("../../src/engine/pipeline/stages/index.js");
+    expect(engine.pipeline.repo.commitPass(claim, runPass(input))).toBe("stale");
+    expect(await freshness(id)).toBe("stale");
+    await engine.runPipeline({ contextIds: [id] });
+    expect(await freshness(id)).toBe("resolved");
+    const ev = await engine.listContextEvaluations(id);
+    expect(ev.data[0].evaluationTrace.inputs["Loan.ltv"]).toBeCloseTo(390000 / 400000, 10);
+  });
+
+  it("completed contexts stay stale until reopened; archived ones are never processed", async () => {
+    const id = await newCase();
+    await engine.setContextStatus(id, "completed");
+    const run = await engine.runPipeline({ contextIds: [id] });
+    expect(run).toMatchObject({ passes: 0, pending: [id] });
+    expect((await engine.pipelineStatus()).waiting).toBe(1);
+    await engine.setContextStatus(id, "active");
+    expect((await engine.runPipeline({ contextIds: [id] })).resolved).toEqual([id]);
+    await engine.setContextStatus(id, "completed");
+    await engine.updateRule((await engine.listRules()).data[0].ruleId, { expression: { "<": [{ var: "Loan.ltv" }, 0.9] } });
+    expect(await freshness(id)).toBe("stale");
+    await engine.setContextStatus(id, "archived");
+    expect((await engine.runPipeline()).passes).toBe(0);
+    expect(await freshness(id)).toBe("stale");
+  });
+
+  it("a second pass over the same evidence changes nothing", async () => {
+    const id = await newCase();
+    await engine.runPipeline({ contextIds: [id] });
+    const snapshot = () =>
+      engine.ctx.store.raw.prepare("SELECT id, data, sha256, updated_at FROM records WHERE context_id = ? ORDER BY id").all(id);
+    const evals = () => engine.ctx.store.raw.prepare("SELECT * FROM evaluations WHERE context_id = ? ORDER BY id").all(id);
+    const [r1, e1] = [snapshot(), evals()];
+    engine.pipeline.repo.markStale([id]);
+    await engine.runPipeline({ contextIds: [id] });
+    expect(snapshot()).toEqual(r1);
+    expect(evals()).toEqual(e1);
+  });
+
+  it("model, field and context-type changes mark the affected contexts stale", async () => {
+    const id = await newCase();
+    await engine.runPipeline({ contextIds: [id] });
+    await engine.createField(models.Loan, { name: "term", type: "integer" });
+    expect(await freshness(id)).toBe("stale");
+    await engine.runPipeline({ contextIds: [id] });
+    await engine.updateContext(id, { type: "remortgage" });
+    expect(await freshness(id)).toBe("stale");
+  });
+});
