@@ -25,9 +25,12 @@ export const RelationshipDecl = z.strictObject({
 });
 export type RelationshipDecl = z.infer<typeof RelationshipDecl>;
 
+/** A model name: a path segment, and not `context` (rule paths use `context.*`). */
+export const ModelName = SegmentName.refine((s) => s !== "context", "is reserved: rule paths use context.* for the context itself");
+
 /** Body of POST /models. */
 export const ModelCreate = z.strictObject({
-  name: SegmentName,
+  name: ModelName,
   description: z.string().max(2000).nullish(),
   identity: z.array(z.string()).optional(),
   fields: z.array(FieldInput),
@@ -37,7 +40,7 @@ export type ModelCreate = z.infer<typeof ModelCreate>;
 
 /** Body of PATCH /models/{id}: only the given properties change. */
 export const ModelPatch = z.strictObject({
-  name: SegmentName.optional(),
+  name: ModelName.optional(),
   description: z.string().max(2000).nullish(),
   identity: z.array(z.string()).optional(),
   relationships: z.array(RelationshipDecl).optional(),

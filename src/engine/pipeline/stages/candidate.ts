@@ -21,13 +21,28 @@ export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+// Date.parse dominated resolution time (tie-breaks parse inside sorts); the same few
+// timestamps recur in every pass, so remember them, within a bound.
+const parsedTimes = new Map<string, number>();
+
+function timeOf(text: string): number {
+  let t = parsedTimes.get(text);
+  if (t === undefined) {
+    t = Date.parse(text);
+    if (parsedTimes.size >= 10_000) parsedTimes.clear();
+    parsedTimes.set(text, t);
+  }
+  return t;
+}
+
 /**
  * Chronological order of two ISO timestamps. Instants are compared, so two spellings of
  * the same instant tie; unparsable text falls back to string order to stay total.
  */
 export function compareTimes(a: string, b: string): number {
-  const ta = Date.parse(a);
-  const tb = Date.parse(b);
+  if (a === b) return 0;
+  const ta = timeOf(a);
+  const tb = timeOf(b);
   if (Number.isFinite(ta) && Number.isFinite(tb)) return Math.sign(ta - tb);
   return compareStrings(a, b);
 }
