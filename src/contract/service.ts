@@ -57,6 +57,16 @@ export interface PipelineRunOptions {
 }
 
 /**
+ * Options of a write. `idempotencyKey` makes the call exactly-once: a repeat with the same
+ * key (within the workspace, for 24 h) returns the first result without reprocessing.
+ * Locally the key is recorded in the same transaction as the write, so a process killed
+ * at any moment leaves either both or neither; remotely it is the Idempotency-Key header.
+ */
+export interface WriteOptions {
+  idempotencyKey?: string;
+}
+
+/**
  * The whole service of the interface document and SPEC.md. Implemented by the local
  * engine (`src/engine`) and by the HTTP client (`src/client`); the server adapts REST to
  * it. Every method validates its input and throws DdsError on failure.
@@ -92,7 +102,7 @@ export interface DdsService {
 
   // Contributions
   createContribution(body: ContributionCreate): Promise<Contribution>;
-  bulkCreateContributions(body: { items: unknown[] }): Promise<BulkResponse>;
+  bulkCreateContributions(body: { items: unknown[] }, options?: WriteOptions): Promise<BulkResponse>;
   getContribution(contributionId: string): Promise<Contribution>;
   listContributions(query?: ListQuery): Promise<Page<Contribution>>;
 
@@ -101,8 +111,8 @@ export interface DdsService {
   getRecord(recordId: string, options?: { include?: RecordInclude[] }): Promise<DdsRecord>;
   updateRecord(recordId: string, body: RecordUpdate): Promise<DdsRecord>;
   deleteRecord(recordId: string): Promise<void>;
-  bulkUpdateRecords(body: { items: RecordUpdateItem[] | unknown[] }): Promise<BulkResponse>;
-  bulkDeleteRecords(body: { items: RecordDeleteItem[] | unknown[] }): Promise<BulkResponse>;
+  bulkUpdateRecords(body: { items: RecordUpdateItem[] | unknown[] }, options?: WriteOptions): Promise<BulkResponse>;
+  bulkDeleteRecords(body: { items: RecordDeleteItem[] | unknown[] }, options?: WriteOptions): Promise<BulkResponse>;
 
   // Relationships (read and remove only)
   listRelationships(recordId: string): Promise<{ data: RelationshipLink[] }>;

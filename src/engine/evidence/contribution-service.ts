@@ -1,6 +1,8 @@
 import { errors } from "../../contract/errors.js";
 import type { ListQuery } from "../../contract/list-query.js";
 import type { BulkResponse, Contribution, Page } from "../../contract/schemas/index.js";
+import type { WriteOptions } from "../../contract/service.js";
+import { createReplayRepo } from "../store/replay-repo.js";
 import { bulkItems, runBulk } from "./bulk.js";
 import { toApiContribution } from "./contribution-view.js";
 import { createIngestMemo, ingestOne, type IngestDeps } from "./ingest.js";
@@ -8,17 +10,24 @@ import { createIngestMemo, ingestOne, type IngestDeps } from "./ingest.js";
 /** Contribution operations of the service. */
 export function createContributionService(deps: IngestDeps) {
   const { ctx, evidence } = deps;
+  const replay = createReplayRepo(ctx.store, ctx.workspace);
+
+  const bulk = (items: unknown[]): BulkResponse => {
+    // One staleness bump per context per request is enough: the version only has to move.
+    const touched = new Set<string>();
+    const once: IngestDeps = { ...deps, markStale: (id) => void (touched.has(id) || (touched.add(id), deps.markStale(id))) };
+    const memo = createIngestMemo();
+    return runBulk(ctx.store.tx, (fn) => fn(), items, 201, (item) => ingestOne(once, item, memo));
+  };
+
   return {
     async createContribution(body: unknown): Promise<Contribution> {
       return ctx.store.tx(() => ingestOne(deps, body));
     },
-    async bulkCreateContributions(body: unknown): Promise<BulkResponse> {
+    async bulkCreateContributions(body: unknown, options?: WriteOptions): Promise<BulkResponse> {
       const items = bulkItems(body);
-      // One staleness bump per context per request is enough: the version only has to move.
-      const touched = new Set<string>();
-      const once: IngestDeps = { ...deps, markStale: (id) => void (touched.has(id) || (touched.add(id), deps.markStale(id))) };
-      const memo = createIngestMemo();
-      return runBulk(ctx.store.tx, (fn) => fn(), items, 201, (item) => ingestOne(once, item, memo));
+      const key = options?.idempotencyKey;
+      return key ? replay.once(key, "POST /contributions/bulk", () => bulk(items)) : bulk(items);
     },
     async getContribution(contributionId: string): Promise<Contribution> {
       const row = evidence.getContribution(String(contributionId));

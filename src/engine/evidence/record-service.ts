@@ -5,6 +5,8 @@ import { RECORD_INCLUDES, RecordDeleteItem, RecordUpdate, RecordUpdateItem, type
 import { requireContext } from "../contexts/context-service.js";
 import { toApiField } from "../models/model-view.js";
 import type { RecordRow } from "../store/evidence-repo.js";
+import type { WriteOptions } from "../../contract/service.js";
+import { createReplayRepo } from "../store/replay-repo.js";
 import { bulkItems, runBulk } from "./bulk.js";
 import { ingestOne, type IngestDeps } from "./ingest.js";
 import { lineageOf, toApiRecord } from "./record-view.js";
@@ -15,6 +17,7 @@ export const MANUAL_SOURCE_ID = "manual-update";
 /** Record operations of the service. */
 export function createRecordService(deps: IngestDeps) {
   const { ctx, evidence } = deps;
+  const replay = createReplayRepo(ctx.store, ctx.workspace);
 
   const requireRecord = (recordId: string): RecordRow => {
     const row = evidence.getRecord(String(recordId));
@@ -76,17 +79,23 @@ export function createRecordService(deps: IngestDeps) {
     async deleteRecord(recordId: string): Promise<void> {
       ctx.store.tx(() => remove(recordId));
     },
-    async bulkUpdateRecords(body: unknown): Promise<BulkResponse> {
-      return runBulk(ctx.store.tx, ctx.store.savepoint, bulkItems(body), 200, (item) => {
-        const { recordId, data } = parseBody(RecordUpdateItem, item, "item");
-        return update(recordId, { data });
-      });
+    async bulkUpdateRecords(body: unknown, options?: WriteOptions): Promise<BulkResponse> {
+      const items = bulkItems(body);
+      const run = () =>
+        runBulk(ctx.store.tx, ctx.store.savepoint, items, 200, (item) => {
+          const { recordId, data } = parseBody(RecordUpdateItem, item, "item");
+          return update(recordId, { data });
+        });
+      return options?.idempotencyKey ? replay.once(options.idempotencyKey, "PATCH /records/bulk", run) : run();
     },
-    async bulkDeleteRecords(body: unknown): Promise<BulkResponse> {
-      return runBulk(ctx.store.tx, ctx.store.savepoint, bulkItems(body), 204, (item) => {
-        remove(parseBody(RecordDeleteItem, item, "item").recordId);
-        return undefined;
-      });
+    async bulkDeleteRecords(body: unknown, options?: WriteOptions): Promise<BulkResponse> {
+      const items = bulkItems(body);
+      const run = () =>
+        runBulk(ctx.store.tx, ctx.store.savepoint, items, 204, (item) => {
+          remove(parseBody(RecordDeleteItem, item, "item").recordId);
+          return undefined;
+        });
+      return options?.idempotencyKey ? replay.once(options.idempotencyKey, "DELETE /records/bulk", run) : run();
     },
   };
 }

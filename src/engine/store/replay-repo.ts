@@ -1,0 +1,36 @@
+import { createHash } from "node:crypto";
+import type { Store } from "./db.js";
+import { statements } from "./statements.js";
+
+/** How long a key is remembered (the interface's 24 hours). */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Exactly-once engine calls: the result of a keyed call is stored in the same
+ * transaction as its writes (table `idempotency_keys`, shared with the HTTP layer, so a
+ * key means one thing in a workspace whichever door it came through).
+ */
+export function createReplayRepo(store: Store, workspace: string) {
+  const q = statements(store.raw);
+  return {
+    /** Runs `fn` once per key: a live key returns the stored result instead. */
+    once<T>(key: string, what: string, fn: () => T): T {
+      return store.tx(() => {
+        const now = Date.now();
+        const hit = q("SELECT body FROM idempotency_keys WHERE workspace = ? AND key = ? AND state = 'done' AND expires_at > ?").pluck().get(workspace, key, now) as
+          | string
+          | undefined;
+        if (hit !== undefined) return JSON.parse(hit) as T;
+        const result = fn();
+        const body = JSON.stringify(result);
+        q(
+          `INSERT INTO idempotency_keys (workspace, key, request_hash, state, status, headers, body, created_at, expires_at)
+           VALUES (?, ?, ?, 'done', 200, '{}', ?, ?, ?)
+           ON CONFLICT(workspace, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'done', status = 200, headers = '{}',
+             body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+        ).run(workspace, key, createHash("sha256").update(what).digest("hex"), body, now, now + IDEMPOTENCY_TTL_MS);
+        return result;
+      });
+    },
+  };
+}
