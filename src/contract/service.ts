@@ -9,6 +9,7 @@ import type {
   ContributionCreate,
   DdsRecord,
   Evaluation,
+  EvaluationTrace,
   Field,
   FieldInput,
   Model,
@@ -64,6 +65,27 @@ export interface PipelineRunOptions {
  */
 export interface WriteOptions {
   idempotencyKey?: string;
+}
+
+/**
+ * A dry-run evaluation: a rule expression (a draft, or a saved rule by id) evaluated
+ * without saving anything, against a stored context (optionally as it stood at `asOf`,
+ * counting only evidence received by then) or against a document of dotted paths.
+ */
+export interface RuleEvaluationRequest {
+  expression?: unknown;
+  ruleId?: string;
+  contextId?: string;
+  data?: Record<string, unknown>;
+  asOf?: string;
+}
+
+/** What a dry-run evaluation gives: the outcome and the full trace. */
+export interface RuleEvaluationResult {
+  contextId: string | null;
+  asOf: string | null;
+  outcome: boolean;
+  evaluationTrace: EvaluationTrace;
 }
 
 /**
@@ -131,6 +153,9 @@ export interface DdsService {
   listContextEvaluations(contextId: string, query?: ListQuery): Promise<Page<Evaluation>>;
   getContextEvaluation(contextId: string, ruleId: string): Promise<Evaluation>;
   listRuleEvaluations(ruleId: string, query?: ListQuery): Promise<Page<Evaluation>>;
+
+  /** Dry-run evaluation (`POST /rules/evaluate`): nothing is stored. */
+  evaluateRule(body: RuleEvaluationRequest): Promise<RuleEvaluationResult>;
 
   // Webhooks
   createWebhook(body: WebhookCreate): Promise<Webhook>;

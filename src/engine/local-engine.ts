@@ -1,6 +1,7 @@
 import { userInfo } from "node:os";
 import type { DdsService } from "../contract/service.js";
 import { createContextService } from "./contexts/context-service.js";
+import { createDraftEvaluation } from "./decisions/draft-evaluation.js";
 import { createEvaluationService } from "./decisions/evaluation-service.js";
 import { createRuleRenames } from "./decisions/rule-rename.js";
 import { createRuleService } from "./decisions/rule-service.js";
@@ -17,7 +18,7 @@ import { ensureWorkspace, openStore, type Store } from "./store/db.js";
 import { createEvidenceRepo } from "./store/evidence-repo.js";
 import { createRelationshipRepo } from "./store/relationship-repo.js";
 import { createRuleRepo } from "./store/rule-repo.js";
-import { createWebhookOutbox, createWebhookService } from "./webhooks/index.js";
+import { createWebhookOutbox, createWebhookService, withWebhookEvents } from "./webhooks/index.js";
 
 /** Options of the local engine. */
 export interface LocalEngineOptions {
@@ -55,14 +56,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   // Events are written to the outbox inside the transaction of the change that causes
   // them (pass commit, staleness, lifecycle move), so an event exists iff its change does.
   const outbox = createWebhookOutbox(store);
-  const listener = options.pipeline?.onPass;
-  const pipeline = createPipeline(store, {
-    ...options.pipeline,
-    onPass: (event) => {
-      outbox.passCommitted(event);
-      listener?.(event);
-    },
-  });
+  const pipeline = createPipeline(store, withWebhookEvents(store, options.pipeline));
   const rules = createRuleRepo(store, workspace);
   const renames = createRuleRenames(ctx, rules);
   const markStale = (ids: Iterable<string>): void => {
@@ -98,6 +92,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     ...createRelationshipService(deps, createRelationshipRepo(store)),
     ...createRuleService(ctx, rules, () => markStale(pipeline.repo.contextsOfWorkspace(workspace))),
     ...createEvaluationService(ctx, rules),
+    ...createDraftEvaluation(ctx, rules, pipeline.repo),
     ...createWebhookService(ctx),
     runPipeline: (opts) => pipeline.drain(workspace, opts),
     pipelineStatus: async () => {

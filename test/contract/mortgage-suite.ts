@@ -183,6 +183,28 @@ export function mortgageSuite(name: string, open: () => Promise<DdsService>): vo
       expect((await failure(s.getRecord(apps[apps.length - 1].recordId))).status).toBe(404);
     });
 
+    it("evaluates a draft rule without saving it: against a context, a document, and a past moment", async () => {
+      const rulesBefore = (await s.listRules()).data.length;
+      const draft = { "<=": [{ var: "Loan.dti" }, 0.45] };
+      const now = await s.evaluateRule({ expression: draft, contextId });
+      expect(now.contextId).toBe(contextId);
+      expect(now.outcome).toBe(false);
+      expect(now.evaluationTrace.inputs["Loan.dti"]).toBeCloseTo(0.5, 10);
+      expect(now.evaluationTrace.steps.children[0]).toMatchObject({ op: "var", passed: true });
+      const doc = await s.evaluateRule({ expression: draft, data: { "Loan.dti": 0.3 } });
+      expect(doc).toMatchObject({ contextId: null, outcome: true });
+      const nested = await s.evaluateRule({ expression: draft, data: { Loan: { dti: 0.5 } } });
+      expect(nested.outcome).toBe(false);
+      const saved = await s.evaluateRule({ ruleId: ruleIds.credit, contextId });
+      expect(saved.outcome).toBe((await s.getContextEvaluation(contextId, ruleIds.credit)).outcome);
+      // Before any evidence arrived the loan had no data: dti is null, and null <= 0.45 is true in JSON Logic.
+      const past = await s.evaluateRule({ expression: { var: "Loan.amount" }, contextId, asOf: "2000-01-01T00:00:00.000Z" });
+      expect(past.evaluationTrace.result).toBeNull();
+      expect((await s.listRules()).data.length).toBe(rulesBefore);
+      expect(await failure(s.evaluateRule({ expression: { nope: [] }, contextId }))).toMatchObject({ status: 422, code: "compile_failed" });
+      expect((await failure(s.evaluateRule({ expression: draft }))).status).toBe(400);
+    });
+
     it("model delete is refused while records are live (409 model_has_records)", async () => {
       await s.setModelStatus(models.Employment, "archived");
       expect(await failure(s.deleteModel(models.Employment))).toMatchObject({ status: 409, code: "model_has_records" });

@@ -81,8 +81,12 @@ export function createPipelineRepo(store: Store) {
     },
     /** Reads everything a pass needs, in one read transaction (a consistent snapshot). */
     loadPassInput(claim: Claim): PassInput | undefined {
+      return this.loadContextInput(claim.contextId);
+    },
+    /** The pass input of any context (no claim needed: dry-run evaluations read it too). */
+    loadContextInput(contextId: string): PassInput | undefined {
       return store.raw.transaction(() => {
-        const ctx = q("SELECT id, name, type, metadata, workspace FROM contexts WHERE id = ?").get(claim.contextId) as
+        const ctx = q("SELECT id, name, type, metadata, workspace FROM contexts WHERE id = ?").get(contextId) as
           | { id: string; name: string | null; type: string | null; metadata: string; workspace: string }
           | undefined;
         if (!ctx) return undefined;
@@ -235,3 +239,6 @@ function syncEvaluations(q: Q, claim: Claim, workspace: string, output: PassOutp
   for (const ruleId of existing.keys()) del.run(claim.contextId, ruleId);
   return changed;
 }
+
+/** The pipeline repository type. */
+export type PipelineRepo = ReturnType<typeof createPipelineRepo>;

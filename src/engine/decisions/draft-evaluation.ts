@@ -1,0 +1,74 @@
+import { errors } from "../../contract/errors.js";
+import type { RuleEvaluationRequest, RuleEvaluationResult } from "../../contract/service.js";
+import { requireContext } from "../contexts/context-service.js";
+import type { EngineContext } from "../engine-context.js";
+import { runPass } from "../pipeline/stages/index.js";
+import { ExpressionCache } from "../pipeline/stages/expression-cache.js";
+import type { PassInput } from "../pipeline/types.js";
+import { compileExpression, isTruthy, type VarResolver } from "../rules/index.js";
+import type { PipelineRepo } from "../store/pipeline-repo.js";
+import type { RuleRepo } from "../store/rule-repo.js";
+import { assertCompilable } from "./rule-service.js";
+
+// Drafts change with every keystroke of a rule author: keep their compilations apart
+// from the pipeline's cache of saved rules.
+const draftCache = new ExpressionCache(100);
+
+/** A resolver over a document of dotted paths: `{"Loan.amount": 5}` or nested `{"Loan": {"amount": 5}}`. */
+function documentResolver(data: Record<string, unknown>): VarResolver {
+  return {
+    get(path: string) {
+      if (Object.prototype.hasOwnProperty.call(data, path)) return data[path];
+      let current: unknown = data;
+      for (const segment of path.split(".")) {
+        if (current === null || typeof current !== "object" || !Object.prototype.hasOwnProperty.call(current, segment)) return undefined;
+        current = (current as Record<string, unknown>)[segment];
+      }
+      return current;
+    },
+  };
+}
+
+/** Keeps only the evidence a context had at `asOf` (records and contributions received by then). */
+function asOfInput(input: PassInput, asOf: string): PassInput {
+  const records = input.records.filter((r) => r.createdAt <= asOf);
+  const live = new Set(records.map((r) => r.id));
+  return { ...input, records, contributions: input.contributions.filter((c) => c.receivedAt <= asOf && live.has(c.recordId)) };
+}
+
+/** Dry-run evaluation of a draft or saved rule; nothing is written. */
+export function createDraftEvaluation(ctx: EngineContext, rules: RuleRepo, pipeline: PipelineRepo) {
+  return {
+    async evaluateRule(body: RuleEvaluationRequest): Promise<RuleEvaluationResult> {
+      if (body === null || typeof body !== "object") throw errors.invalid("request body must be a JSON object");
+      const { ruleId, contextId, data, asOf } = body;
+      if ((body.expression === undefined) === (ruleId === undefined)) throw errors.invalid("give exactly one of expression and ruleId");
+      if ((contextId === undefined) === (data === undefined)) throw errors.invalid("give exactly one of contextId and data");
+      if (asOf !== undefined && (contextId === undefined || Number.isNaN(Date.parse(asOf)))) {
+        throw errors.invalid("asOf needs a contextId and an ISO 8601 time");
+      }
+      let expression = body.expression;
+      if (ruleId !== undefined) {
+        const rule = rules.get(String(ruleId));
+        if (!rule) throw errors.notFound("rule", ruleId);
+        expression = JSON.parse(rule.expression) as unknown;
+      } else {
+        assertCompilable(expression);
+      }
+      if (data !== undefined) {
+        if (data === null || typeof data !== "object" || Array.isArray(data)) throw errors.invalid("data must be a JSON object of dotted paths");
+        const run = compileExpression(expression).evaluate(documentResolver(data), { trace: true });
+        const trace = { expression, inputs: run.inputs, result: run.result ?? null, steps: run.steps!, ...(run.error ? { error: run.error } : {}) };
+        return { contextId: null, asOf: null, outcome: !run.error && isTruthy(run.result), evaluationTrace: trace };
+      }
+      const context = requireContext(ctx, String(contextId));
+      let input = pipeline.loadContextInput(context.id)!;
+      const when = asOf === undefined ? null : new Date(asOf).toISOString();
+      if (when) input = asOfInput(input, when);
+      const draft = { id: "draft", name: "draft", version: 1, expression };
+      const output = runPass({ ...input, rules: [draft] }, { cache: draftCache });
+      const ev = output.evaluations[0];
+      return { contextId: context.id, asOf: when, outcome: ev.outcome, evaluationTrace: ev.trace };
+    },
+  };
+}
