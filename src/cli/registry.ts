@@ -41,6 +41,10 @@ import webhooksDelete from "./commands/webhooks/delete.js";
 import webhooksDeliveries from "./commands/webhooks/deliveries.js";
 import webhooksGet from "./commands/webhooks/get.js";
 import webhooksList from "./commands/webhooks/list.js";
+import serve from "./commands/serve/serve.js";
+import tokensCreate from "./commands/tokens/create.js";
+import tokensList from "./commands/tokens/list.js";
+import tokensRevoke from "./commands/tokens/revoke.js";
 
 /** Descriptions of the command groups. */
 export const NOUNS: Record<string, string> = {
@@ -54,6 +58,7 @@ export const NOUNS: Record<string, string> = {
   evaluations: "rule outcomes per context, with freshness",
   pipeline: "the resolution pipeline: run it now or see what is stale",
   webhooks: "webhooks: signed event deliveries to your endpoints, with retries",
+  tokens: "API tokens for ddsctl serve (managed on the database, never over HTTP)",
 };
 
 /** Every command, in the order --help lists them. */
@@ -100,4 +105,8 @@ export const COMMANDS: CommandSpec[] = [
   webhooksGet,
   webhooksDelete,
   webhooksDeliveries,
+  serve,
+  tokensCreate,
+  tokensList,
+  tokensRevoke,
 ];

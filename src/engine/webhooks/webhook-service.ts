@@ -1,0 +1,70 @@
+import { errors } from "../../contract/errors.js";
+import type { ListQuery } from "../../contract/list-query.js";
+import { parseBody } from "../../contract/parse.js";
+import { WebhookCreate, type Page, type Webhook, type WebhookDelivery } from "../../contract/schemas/index.js";
+import { newId } from "../../util/ids.js";
+import { nowIso } from "../../util/time.js";
+import type { EngineContext } from "../engine-context.js";
+import { createWebhookRepo, type WebhookRow } from "../store/webhook-repo.js";
+import { newWebhookSecret } from "./webhook-secret.js";
+import { toApiDelivery, toApiWebhook } from "./webhook-view.js";
+
+/**
+ * The create body, narrowed to http(s): `z.url()` alone admits `ftp:`, `file:` or
+ * `javascript:`, none of which the dispatcher can (or should) POST to.
+ */
+const WebhookCreateBody = WebhookCreate.superRefine((body, issue) => {
+  // zod still runs refinements after a non-fatal `z.url()` issue; that one is reported already.
+  if (typeof body.url !== "string" || !URL.canParse(body.url)) return;
+  const protocol = new URL(body.url).protocol;
+  if (protocol !== "http:" && protocol !== "https:") {
+    issue.addIssue({ code: "custom", path: ["url"], message: `must be an http or https URL, not ${protocol}` });
+  }
+});
+
+/** Webhook operations of the service, for the engine context's workspace. */
+export function createWebhookService(ctx: EngineContext) {
+  const repo = createWebhookRepo(ctx.store, ctx.workspace);
+  const requireWebhook = (webhookId: string): WebhookRow => {
+    const row = repo.get(String(webhookId));
+    if (!row) throw errors.notFound("webhook", webhookId);
+    return row;
+  };
+
+  return {
+    /** Creates a subscription; the answer is the only one that shows the secret. */
+    async createWebhook(body: unknown): Promise<Webhook> {
+      const input = parseBody(WebhookCreateBody, body);
+      const row: WebhookRow = {
+        id: newId(),
+        workspace: ctx.workspace,
+        url: input.url,
+        events: [...new Set(input.events)],
+        description: input.description ?? "",
+        secret: newWebhookSecret(),
+        createdAt: nowIso(),
+      };
+      repo.insert(row);
+      return toApiWebhook(row, true);
+    },
+
+    async listWebhooks(query?: ListQuery): Promise<Page<Webhook>> {
+      const page = repo.list(query ?? {});
+      return { data: page.rows.map((r) => toApiWebhook(r)), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
+    },
+
+    async getWebhook(webhookId: string): Promise<Webhook> {
+      return toApiWebhook(requireWebhook(webhookId));
+    },
+
+    async deleteWebhook(webhookId: string): Promise<void> {
+      ctx.store.tx(() => repo.softDelete(requireWebhook(webhookId).id, nowIso()));
+    },
+
+    async listWebhookDeliveries(webhookId: string, query?: ListQuery): Promise<Page<WebhookDelivery>> {
+      const hook = requireWebhook(webhookId);
+      const page = repo.listDeliveries(hook.id, query ?? {});
+      return { data: page.rows.map(toApiDelivery), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
+    },
+  };
+}

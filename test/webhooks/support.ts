@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Webhook } from "standardwebhooks";
+import { createLocalEngine, type LocalEngine, type LocalEngineOptions } from "../../src/engine/local-engine.js";
+
+/** A temp database file and engines opened on it; `cleanup` closes and removes them. */
+export function tempDb(): { path: string; open(options?: Omit<LocalEngineOptions, "db">): LocalEngine; cleanup(): Promise<void> } {
+  const dir = mkdtempSync(join(tmpdir(), "ddsctl-webhooks-"));
+  const engines: LocalEngine[] = [];
+  const path = join(dir, "dds.db");
+  return {
+    path,
+    open(options = {}) {
+      const engine = createLocalEngine({ db: path, ...options });
+      engines.push(engine);
+      return engine;
+    },
+    async cleanup() {
+      for (const e of engines) await e.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every column of one webhook's outbox rows, oldest first (tests read the payload too). */
+export function outboxRows(engine: LocalEngine, webhookId?: string): { eventType: string; messageId: string; payload: { type: string; timestamp: string; data: Record<string, unknown> }; status: string; attempts: number; workspace: string }[] {
+  const rows = engine.ctx.store.raw
+    .prepare(
+      `SELECT event_type AS eventType, message_id AS messageId, payload, status, attempts, workspace FROM webhook_deliveries
+       ${webhookId ? "WHERE webhook_id = ?" : ""} ORDER BY created_at, id`,
+    )
+    .all(...(webhookId ? [webhookId] : [])) as { eventType: string; messageId: string; payload: string; status: string; attempts: number; workspace: string }[];
+  return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as { type: string; timestamp: string; data: Record<string, unknown> } }));
+}
+
+/** One request the receiver saw, with whether its signature verified. */
+export interface Received {
+  id: string;
+  timestamp: string;
+  body: string;
+  verified: boolean;
+  payload: unknown;
+}
+
+/**
+ * A real HTTP endpoint on 127.0.0.1 that verifies every request's Standard Webhooks
+ * signature with the `standardwebhooks` package and answers `status()` (default 204).
+ */
+export async function startReceiver(secret: () => string, status: () => number = () => 204, port = 0): Promise<{ url: string; port: number; received: Received[]; server: Server; close(): Promise<void> }> {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      const headers = req.headers as IncomingHttpHeaders & Record<string, string>;
+      let verified = false;
+      let payload: unknown;
+      try {
+        payload = new Webhook(secret()).verify(body, headers);
+        verified = true;
+      } catch {
+        verified = false;
+      }
+      received.push({ id: headers["webhook-id"], timestamp: headers["webhook-timestamp"], body, verified, payload });
+      res.statusCode = verified ? status() : 401;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${actual}/hooks`,
+    port: actual,
+    received,
+    server,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Polls `check` until it returns true (or fails the test after `ms`). */
+export async function until(check: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
