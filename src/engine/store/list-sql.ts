@@ -93,7 +93,11 @@ function isJsonColumn(source: ListSource, field: string): boolean {
   return !source.columns[field];
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function typed(col: ColumnSpec, field: string, value: string): unknown {
+  // Ids are stored lowercase; accept them in any case, as the single-resource paths do.
+  if (col.kind === "text" && UUID.test(value)) return value.toLowerCase();
   if (col.kind === "number") {
     const n = Number(value);
     if (value.trim() === "" || !Number.isFinite(n)) throw errors.invalid(`filter ${field}: "${value}" is not a number`);

@@ -11,7 +11,9 @@ export default defineCommand({
   configure: (cmd) => withListOptions(cmd.argument("[model]", "model name or modelId")),
   async run(ctx, [ref], flags) {
     const service = await ctx.service();
-    const extra = ref ? [{ field: "modelId", op: "eq" as const, value: await resolveModelId(service, ref) }] : [];
+    // Like GET /models/{id}/fields, an unknown model is a 404, not an empty list.
+    const modelId = ref ? (await service.getModel(await resolveModelId(service, ref))).modelId : undefined;
+    const extra = modelId ? [{ field: "modelId", op: "eq" as const, value: modelId }] : [];
     const page = await collectPages(flags as ListFlags, listQueryFrom(flags as ListFlags, extra), (q) => service.listFields(q));
     if (ctx.out.options.json) return ctx.out.json(page);
     await ctx.out.table(page.data, fieldColumns());

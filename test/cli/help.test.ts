@@ -1,0 +1,83 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COMMANDS } from "../../src/cli/registry.js";
+import { sandbox, type Sandbox } from "../helpers/cli.js";
+import { run } from "./support.js";
+
+const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+
+/** The first word of every registered command: the command groups and top-level commands. */
+const NOUNS = [...new Set(COMMANDS.map((c) => c.path[0]))];
+
+let box: Sandbox;
+beforeAll(() => {
+  box = sandbox();
+});
+afterAll(() => box.cleanup());
+
+describe("--version", () => {
+  it("prints the package.json version and nothing else", async () => {
+    for (const flag of ["--version", "-V"]) {
+      const r = await run(box, [flag]);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toBe(`${pkg.version}\n`);
+      expect(r.stderr).toBe("");
+    }
+  });
+
+  it("answers the same through the full CLI (with another global flag)", async () => {
+    const r = await run(box, ["--quiet", "--version"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trim()).toBe(pkg.version);
+  });
+});
+
+describe("--help", () => {
+  it("the top level lists every command group and has examples", async () => {
+    const r = await run(box, ["--help"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("Examples:");
+    for (const noun of NOUNS) expect(r.stdout).toMatch(new RegExp(`^  ${noun}\\b`, "m"));
+  });
+
+  it("`ddsctl help` exits 0", async () => {
+    const r = await run(box, ["help"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("Usage: ddsctl");
+  });
+
+  it("every registered command is declared with a description and at least one example", () => {
+    expect(COMMANDS.length).toBeGreaterThan(0);
+    const paths = COMMANDS.map((c) => c.path.join(" "));
+    expect(new Set(paths).size).toBe(paths.length);
+    for (const c of COMMANDS) {
+      expect(c.description.length, paths.join(",")).toBeGreaterThan(0);
+      expect(c.examples.length, c.path.join(" ")).toBeGreaterThan(0);
+      for (const e of c.examples) expect(e).toMatch(/ddsctl /);
+    }
+  });
+
+  // The meta-test: every command the registry holds answers --help on stdout with its
+  // examples, exit 0, without touching a database.
+  for (const spec of COMMANDS) {
+    const path = spec.path.join(" ");
+    it(`ddsctl ${path} --help`, async () => {
+      const r = await run(box, [...spec.path, "--help"]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`Usage: ddsctl ${path}`);
+      expect(r.stdout).toContain("Examples:");
+      for (const e of spec.examples) expect(r.stdout).toContain(`$ ${e}`);
+      expect(r.stderr).toBe("");
+    });
+  }
+
+  it("every noun answers --help and lists its verbs", async () => {
+    for (const noun of NOUNS) {
+      const r = await run(box, [noun, "--help"]);
+      expect(r.exitCode).toBe(0);
+      for (const spec of COMMANDS.filter((c) => c.path.length > 1 && c.path[0] === noun)) {
+        expect(r.stdout, noun).toMatch(new RegExp(`^  ${spec.path[1]}\\b`, "m"));
+      }
+    }
+  });
+});
