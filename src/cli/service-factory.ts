@@ -4,12 +4,19 @@ import type { Target } from "./target.js";
 
 /**
  * Opens the service for a target. This is the one place that knows whether the CLI runs
- * locally or remotely; the engine is imported lazily so `--help` and `--version` stay fast.
+ * locally or remotely; the engine and the HTTP client are imported lazily so `--help` and
+ * `--version` stay fast.
  */
 export async function openService(target: Target): Promise<DdsService> {
   if (target.mode === "local") {
     const { createLocalEngine } = await import("../engine/local-engine.js");
     return createLocalEngine({ db: target.db, workspace: target.workspace });
   }
-  throw errors.usage(`remote mode (${target.baseUrl}) arrives with ddsctl serve; use --local for now`);
+  if (!target.token) {
+    throw errors.usage(
+      `remote mode (${target.baseUrl}) needs an API token: pass --token <token> or set DDS_API_TOKEN (the operator creates one with ddsctl tokens create)`,
+    );
+  }
+  const { createHttpClient } = await import("../client/index.js");
+  return createHttpClient({ baseUrl: target.baseUrl, token: target.token });
 }

@@ -11,7 +11,9 @@ import type { DdsService } from "./service.js";
  *
  * Calling convention shared by server and client: a route's operation takes its path
  * parameters in path order, then the body (routes with `body`), or the list query
- * (`query.kind === "list"`), or the include options (`query.kind === "include"`).
+ * (`query.kind === "list"`), or the include options (`query.kind === "include"`); routes
+ * with `writeOptions` take the service's WriteOptions after the body, whose
+ * `idempotencyKey` travels as the Idempotency-Key header.
  */
 
 /** HTTP methods the API uses. */
@@ -52,6 +54,8 @@ export interface RouteSpec {
   created?: { collection: string; idField: string };
   /** Bulk endpoint: an oversized body is 400 `bulk_limit_exceeded` rather than 413. */
   bulk?: boolean;
+  /** The operation takes WriteOptions (`{idempotencyKey}`) after its body. */
+  writeOptions?: boolean;
 }
 
 /** What `GET /pipeline/status` answers (the contract's PipelineStatus). */
@@ -66,7 +70,9 @@ const list = (name: keyof typeof LIST_SPECS): RouteQuery => ({ kind: "list", lis
 const bulkOf = (item: z.ZodType) => z.strictObject({ items: z.array(item).min(1).max(S.BULK_MAX_ITEMS) });
 const dataOf = (item: z.ZodType) => z.object({ data: z.array(item) });
 
-type Extra = Partial<Pick<RouteSpec, "body" | "response" | "created" | "bulk" | "query" | "status">>;
+export const { RuleEvaluationRequestSchema, RuleEvaluationResultSchema } = S;
+
+type Extra = Partial<Pick<RouteSpec, "body" | "response" | "created" | "bulk" | "writeOptions" | "query" | "status">>;
 
 function route(tag: string, scope: Scope, operation: Operation, method: HttpMethod, path: string, summary: string, extra: Extra = {}): RouteSpec {
   const status = extra.status ?? (method === "DELETE" && !extra.bulk ? 204 : extra.created ? 201 : 200);
@@ -102,13 +108,13 @@ export const ROUTES: readonly RouteSpec[] = [
   route("contexts", "write", "deleteContext", "DELETE", "/contexts/{contextId}", "soft-delete an archived context"),
 
   route("contributions", "write", "createContribution", "POST", "/contributions", "ingest one contribution", { body: S.ContributionCreate, response: S.Contribution, created: created("contributions", "contributionId") }),
-  route("contributions", "write", "bulkCreateContributions", "POST", "/contributions/bulk", "ingest up to 100 contributions", { body: bulkOf(S.ContributionCreate), response: S.BulkResponse, bulk: true }),
+  route("contributions", "write", "bulkCreateContributions", "POST", "/contributions/bulk", "ingest up to 100 contributions", { body: bulkOf(S.ContributionCreate), response: S.BulkResponse, bulk: true, writeOptions: true }),
   route("contributions", "read", "getContribution", "GET", "/contributions/{contributionId}", "get a contribution", { response: S.Contribution }),
   route("contributions", "read", "listContributions", "GET", "/contributions", "list contributions", { query: list("contributions"), response: S.listEnvelope(S.Contribution) }),
 
   route("records", "read", "listRecords", "GET", "/records", "list records", { query: list("records"), response: S.listEnvelope(S.RecordSchema) }),
-  route("records", "write", "bulkUpdateRecords", "PATCH", "/records/bulk", "update up to 100 records", { body: bulkOf(S.RecordUpdateItem), response: S.BulkResponse, bulk: true }),
-  route("records", "write", "bulkDeleteRecords", "DELETE", "/records/bulk", "delete up to 100 records", { body: bulkOf(S.RecordDeleteItem), response: S.BulkResponse, bulk: true }),
+  route("records", "write", "bulkUpdateRecords", "PATCH", "/records/bulk", "update up to 100 records", { body: bulkOf(S.RecordUpdateItem), response: S.BulkResponse, bulk: true, writeOptions: true }),
+  route("records", "write", "bulkDeleteRecords", "DELETE", "/records/bulk", "delete up to 100 records", { body: bulkOf(S.RecordDeleteItem), response: S.BulkResponse, bulk: true, writeOptions: true }),
   route("records", "read", "getRecord", "GET", "/records/{recordId}", "get a record (include=model,lineage)", { query: { kind: "include", values: S.RECORD_INCLUDES }, response: S.RecordSchema }),
   route("records", "write", "updateRecord", "PATCH", "/records/{recordId}", "update a record (stored as manual evidence)", { body: S.RecordUpdate, response: S.RecordSchema }),
   route("records", "write", "deleteRecord", "DELETE", "/records/{recordId}", "soft-delete a record"),
@@ -124,6 +130,10 @@ export const ROUTES: readonly RouteSpec[] = [
   route("rules", "admin", "setRuleStatus", "PUT", "/rules/{ruleId}/status/{targetStatus}", "activate or deactivate a rule", { response: S.Rule }),
   route("rules", "admin", "deleteRule", "DELETE", "/rules/{ruleId}", "soft-delete a rule"),
 
+  route("evaluations", "read", "evaluateRule", "POST", "/rules/evaluate", "dry-run a draft or saved rule against a context or a document; nothing is stored", {
+    body: RuleEvaluationRequestSchema,
+    response: RuleEvaluationResultSchema,
+  }),
   route("evaluations", "read", "listContextEvaluations", "GET", "/contexts/{contextId}/evaluations", "evaluations of a context", { query: list("evaluations"), response: S.listEnvelope(S.Evaluation) }),
   route("evaluations", "read", "getContextEvaluation", "GET", "/contexts/{contextId}/evaluations/{ruleId}", "one rule's evaluation in a context", { response: S.Evaluation }),
   route("evaluations", "read", "listRuleEvaluations", "GET", "/rules/{ruleId}/evaluations", "evaluations of a rule across contexts", { query: list("evaluations"), response: S.listEnvelope(S.Evaluation) }),

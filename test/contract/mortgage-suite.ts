@@ -203,6 +203,7 @@ export function mortgageSuite(name: string, open: () => Promise<DdsService>): vo
       expect((await s.listRules()).data.length).toBe(rulesBefore);
       expect(await failure(s.evaluateRule({ expression: { nope: [] }, contextId }))).toMatchObject({ status: 422, code: "compile_failed" });
       expect((await failure(s.evaluateRule({ expression: draft }))).status).toBe(400);
+      expect((await failure(s.evaluateRule({ expression: draft, data: {}, bogus: 1 } as never))).status).toBe(400);
     });
 
     it("model delete is refused while records are live (409 model_has_records)", async () => {

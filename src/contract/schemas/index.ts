@@ -10,3 +10,4 @@ export * from "./evaluation.js";
 export * from "./bulk.js";
 export * from "./problem.js";
 export * from "./webhook.js";
+export * from "./rule-evaluation.js";

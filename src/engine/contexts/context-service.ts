@@ -20,7 +20,8 @@ export function requireContext(ctx: EngineContext, contextId: string): ContextRo
 export function createContextService(ctx: EngineContext) {
   return {
     async createContext(body: unknown): Promise<Context> {
-      const input = parseBody(ContextCreate, body ?? {});
+      // An absent body means "no properties"; an explicit JSON null is not an object (400).
+      const input = parseBody(ContextCreate, body === undefined ? {} : body);
       const now = nowIso();
       const row: ContextRow = {
         id: newId(),

@@ -1,0 +1,27 @@
+import { errors } from "../../../contract/errors.js";
+import type { Store } from "../../../engine/store/db.js";
+import type { CommandContext } from "../../command.js";
+
+/**
+ * Opens the target's database for token management. Tokens are written to the database
+ * directly, never over HTTP (SPEC.md §2), so a remote target is refused.
+ */
+export async function openTokenStore(ctx: CommandContext): Promise<Store> {
+  const target = ctx.target();
+  if (target.mode !== "local") {
+    throw errors.usage(`tokens are managed on the server's database, not over HTTP; run this where the database is, with --local <db> or DDS_DB (target was ${target.baseUrl})`);
+  }
+  const { openStore } = await import("../../../engine/store/db.js");
+  ctx.out.info(ctx.out.c.dim(`local ${target.db}`));
+  return openStore(target.db);
+}
+
+/** Runs `fn` on the token store and closes it afterwards. */
+export async function withTokenStore<T>(ctx: CommandContext, fn: (store: Store) => T | Promise<T>): Promise<T> {
+  const store = await openTokenStore(ctx);
+  try {
+    return await fn(store);
+  } finally {
+    store.close();
+  }
+}

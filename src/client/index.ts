@@ -1,0 +1,2 @@
+export { normalizeBaseUrl } from "./base-url.js";
+export { createHttpClient, type HttpClientOptions } from "./http-client.js";

@@ -1,0 +1,13 @@
+export { hasScope, parseScope, SCOPES } from "./scopes.js";
+export { generateToken, hashToken, TOKEN_PREFIX } from "./token-secret.js";
+export {
+  createAuthenticator,
+  issueToken,
+  listTokens,
+  revokeToken,
+  type Authenticator,
+  type IssuedToken,
+  type IssueTokenOptions,
+  type Principal,
+  type TokenInfo,
+} from "./tokens.js";

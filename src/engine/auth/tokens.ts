@@ -1,0 +1,110 @@
+import { errors } from "../../contract/errors.js";
+import type { Scope } from "../../contract/routes.js";
+import { newId } from "../../util/ids.js";
+import { nowIso } from "../../util/time.js";
+import { ensureWorkspace, type Store } from "../store/db.js";
+import { createTokenRepo, type TokenRow } from "../store/token-repo.js";
+import { parseScope } from "./scopes.js";
+import { generateToken, hashToken, looksLikeToken } from "./token-secret.js";
+
+/** What `tokens create` asks for. */
+export interface IssueTokenOptions {
+  workspace: string;
+  scopes: readonly string[];
+  name?: string;
+}
+
+/** A newly issued token: the only time the secret is ever visible. */
+export interface IssuedToken {
+  tokenId: string;
+  token: string;
+  workspace: string;
+  scopes: Scope[];
+}
+
+/** A token as listings show it: never the secret, never its hash. */
+export interface TokenInfo {
+  tokenId: string;
+  name: string | null;
+  workspace: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** The identity a valid bearer token grants. */
+export interface Principal {
+  tokenId: string;
+  workspace: string;
+  scopes: string[];
+}
+
+const WORKSPACE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+const info = (r: TokenRow): TokenInfo => ({
+  tokenId: r.id,
+  name: r.name,
+  workspace: r.workspace,
+  scopes: r.scopes,
+  createdAt: r.createdAt,
+  lastUsedAt: r.lastUsedAt,
+  revokedAt: r.revokedAt,
+});
+
+/** Issues a token for a workspace (created if new); stores only the token's SHA-256. */
+export function issueToken(store: Store, options: IssueTokenOptions): IssuedToken {
+  if (!WORKSPACE.test(options.workspace)) {
+    throw errors.usage(`workspace "${options.workspace}" must be 1-64 letters, digits, '_', '.' or '-'`);
+  }
+  if (options.scopes.length === 0) throw errors.usage("a token needs a scope: read, write or admin");
+  const scopes = [...new Set(options.scopes.map(parseScope))];
+  const token = generateToken();
+  const tokenId = newId();
+  store.tx(() => {
+    ensureWorkspace(store, options.workspace);
+    createTokenRepo(store).insert({ id: tokenId, workspace: options.workspace, name: options.name ?? null, scopes, createdAt: nowIso() }, hashToken(token));
+  });
+  return { tokenId, token, workspace: options.workspace, scopes };
+}
+
+/** Lists tokens (optionally of one workspace), without secrets. */
+export function listTokens(store: Store, workspace?: string): TokenInfo[] {
+  return createTokenRepo(store).list(workspace).map(info);
+}
+
+/** Revokes a token at once (every later request with it is 401); 404 when unknown. */
+export function revokeToken(store: Store, tokenId: string): TokenInfo {
+  const repo = createTokenRepo(store);
+  if (!repo.revoke(tokenId.toLowerCase(), nowIso())) throw errors.notFound("token", tokenId);
+  return info(repo.get(tokenId.toLowerCase())!);
+}
+
+/** How often a token's `lastUsedAt` is written at most: a write per request would contend. */
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * Checks bearer tokens against the store. Lookups are not cached, so a revocation made
+ * by `ddsctl tokens revoke` in another process takes effect on the next request.
+ */
+export function createAuthenticator(store: Store) {
+  const repo = createTokenRepo(store);
+  const touched = new Map<string, number>();
+  return {
+    /** The principal of a valid, unrevoked token, or undefined. */
+    authenticate(token: string): Principal | undefined {
+      if (!looksLikeToken(token)) return undefined;
+      const row = repo.findByHash(hashToken(token));
+      if (!row || row.revokedAt) return undefined;
+      const now = Date.now();
+      if (now - (touched.get(row.id) ?? 0) > TOUCH_EVERY_MS) {
+        touched.set(row.id, now);
+        repo.touch(row.id, new Date(now).toISOString());
+      }
+      return { tokenId: row.id, workspace: row.workspace, scopes: row.scopes };
+    },
+  };
+}
+
+/** The authenticator type. */
+export type Authenticator = ReturnType<typeof createAuthenticator>;

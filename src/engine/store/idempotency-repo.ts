@@ -1,0 +1,91 @@
+import type { Store } from "./db.js";
+import { statements } from "./statements.js";
+
+/** A finished request's response, as replayed for a repeated key. */
+export interface StoredResponse {
+  status: number;
+  /** The headers a replay repeats (Location, Content-Type). */
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+/** What `begin` found for a key. */
+export type IdempotencyBegin =
+  | { kind: "claimed" }
+  | { kind: "running" }
+  | { kind: "replay"; response: StoredResponse };
+
+/** Timing of idempotency keys. */
+export interface IdempotencyTiming {
+  /** Milliseconds since the epoch (injectable for tests). */
+  now: number;
+  /** How long a key is kept (24 h). */
+  ttlMs: number;
+  /** After this long a `running` row is taken as abandoned by a crashed server. */
+  abandonMs: number;
+}
+
+interface Row {
+  state: "running" | "done";
+  status: number | null;
+  headers: string | null;
+  body: string | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/**
+ * Persistence of Idempotency-Key outcomes (table `idempotency_keys`), durable across
+ * restarts. Claiming a key is one IMMEDIATE transaction, so two requests with the same
+ * key (even in two server processes) cannot both run.
+ */
+export function createIdempotencyRepo(store: Store) {
+  const q = statements(store.raw);
+  return {
+    /** Claims the key for a new run, or reports a finished (replay) or still running one. */
+    begin(workspace: string, key: string, requestHash: string, t: IdempotencyTiming): IdempotencyBegin {
+      return store.tx(() => {
+        const row = q(
+          "SELECT state, status, headers, body, created_at AS createdAt, expires_at AS expiresAt FROM idempotency_keys WHERE workspace = ? AND key = ?",
+        ).get(workspace, key) as Row | undefined;
+        // An expired row is ignored: after the retention the key is new.
+        if (row && row.expiresAt > t.now) {
+          if (row.state === "done") {
+            return {
+              kind: "replay",
+              response: { status: row.status ?? 200, headers: row.headers ? (JSON.parse(row.headers) as Record<string, string>) : {}, body: row.body },
+            };
+          }
+          if (t.now - row.createdAt < t.abandonMs) return { kind: "running" };
+        }
+        q(
+          `INSERT INTO idempotency_keys (workspace, key, request_hash, state, created_at, expires_at) VALUES (?, ?, ?, 'running', ?, ?)
+           ON CONFLICT(workspace, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'running', status = NULL,
+             headers = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+        ).run(workspace, key, requestHash, t.now, t.now + t.ttlMs);
+        return { kind: "claimed" };
+      });
+    },
+    /** Stores the response of a claimed key so repeats replay it. */
+    finish(workspace: string, key: string, response: StoredResponse): void {
+      q("UPDATE idempotency_keys SET state = 'done', status = ?, headers = ?, body = ? WHERE workspace = ? AND key = ?").run(
+        response.status,
+        JSON.stringify(response.headers),
+        response.body,
+        workspace,
+        key,
+      );
+    },
+    /** Forgets a claimed key (its run failed with a 5xx), so a retry runs again. */
+    release(workspace: string, key: string): void {
+      q("DELETE FROM idempotency_keys WHERE workspace = ? AND key = ?").run(workspace, key);
+    },
+    /** Deletes expired keys; returns how many. */
+    purge(now: number): number {
+      return q("DELETE FROM idempotency_keys WHERE expires_at <= ?").run(now).changes;
+    },
+  };
+}
+
+/** The idempotency repository type. */
+export type IdempotencyRepo = ReturnType<typeof createIdempotencyRepo>;

@@ -1,0 +1,63 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { HTTPException } from "hono/http-exception";
+import { DdsError, isDdsError } from "../contract/errors.js";
+import { ROUTES } from "../contract/routes.js";
+import { createAuthenticator } from "../engine/auth/index.js";
+import type { Store } from "../engine/store/db.js";
+import { createIdempotencyRepo } from "../engine/store/idempotency-repo.js";
+import { accessLog } from "./access-log.js";
+import { requireToken } from "./auth.js";
+import { readBody } from "./body.js";
+import { createEngineCache } from "./engines.js";
+import { routeHandler } from "./handler.js";
+import { idempotency, type IdempotencyOptions } from "./idempotency.js";
+import { notFound } from "./not-found.js";
+import { declareRoute, openApiDocument } from "./openapi.js";
+import { errorResponse, internalError } from "./problem.js";
+import type { Activity, LogFn, ServerEnv } from "./types.js";
+
+/** What the API app is built from. */
+export interface AppOptions {
+  store: Store;
+  activity: Activity;
+  /** Access-log sink; undefined silences the log. */
+  log?: LogFn;
+  idempotency?: IdempotencyOptions;
+  /** Body size limit in bytes (default 10 MB; tests lower it). */
+  maxBodyBytes?: number;
+}
+
+/** Maps anything thrown to a problem response; a non-DdsError is a 500 that leaks nothing. */
+function onError(err: Error, c: Parameters<typeof errorResponse>[0]): Response {
+  if (isDdsError(err)) return errorResponse(c, err);
+  if (err instanceof HTTPException && err.status < 500) return errorResponse(c, new DdsError("invalid_request", err.message));
+  if (process.env.DDS_DEBUG === "1") process.stderr.write(`${err.stack ?? err.message}\n`);
+  return errorResponse(c, internalError());
+}
+
+/**
+ * The REST API as a Hono app: `/healthz` and `/v1/openapi.json` without auth, then one
+ * route per entry of the route table, each behind token auth, the body limit and the
+ * Idempotency-Key rules. Registration follows the table's order, so `/records/bulk` is
+ * matched before `/records/{recordId}`.
+ */
+export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
+  const app = new OpenAPIHono<ServerEnv>();
+  const auth = createAuthenticator(options.store);
+  const engines = createEngineCache(options.store);
+  const idem = idempotency(createIdempotencyRepo(options.store), options.idempotency);
+  app.use("*", accessLog(options.activity, options.log));
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  let doc: object | undefined;
+  app.get("/v1/openapi.json", (c) => c.json((doc ??= openApiDocument(app))));
+  for (const route of ROUTES) {
+    declareRoute(app, route);
+    const path = `/v1${route.path.replace(/\{([^}]+)\}/g, ":$1")}`;
+    const chain = [requireToken(route, auth, engines), readBody(route, options.maxBodyBytes)];
+    if (route.method !== "GET") chain.push(idem);
+    app.on([route.method], [path], ...chain, routeHandler(route));
+  }
+  app.notFound(notFound);
+  app.onError(onError);
+  return app;
+}

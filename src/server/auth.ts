@@ -1,0 +1,33 @@
+import type { MiddlewareHandler } from "hono";
+import { DdsError } from "../contract/errors.js";
+import type { RouteSpec } from "../contract/routes.js";
+import { hasScope, type Authenticator } from "../engine/auth/index.js";
+import type { EngineCache } from "./engines.js";
+import type { ServerEnv } from "./types.js";
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/**
+ * Bearer authentication and the scope check of one route (SPEC.md §2): missing, invalid
+ * or revoked tokens are 401 (the error handler adds `WWW-Authenticate`), a token without
+ * the route's scope is 403. On success the request gets its token's workspace engine, so
+ * every other workspace's resources are simply not found.
+ */
+export function requireToken(route: RouteSpec, auth: Authenticator, engines: EngineCache): MiddlewareHandler<ServerEnv> {
+  return async (c, next) => {
+    const header = c.req.header("authorization");
+    if (!header) throw new DdsError("unauthorized", "missing API token: send the header Authorization: Bearer <token>");
+    const match = BEARER.exec(header);
+    const principal = match ? auth.authenticate(match[1]) : undefined;
+    if (!principal) throw new DdsError("unauthorized", "invalid or revoked API token");
+    if (!hasScope(principal.scopes, route.scope)) {
+      throw new DdsError(
+        "forbidden",
+        `${route.method} ${route.path} needs a token with the ${route.scope} scope; this token has ${principal.scopes.join(", ")}`,
+      );
+    }
+    c.set("principal", principal);
+    c.set("engine", engines.get(principal));
+    await next();
+  };
+}

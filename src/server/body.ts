@@ -1,0 +1,59 @@
+import type { MiddlewareHandler } from "hono";
+import { DdsError, errors } from "../contract/errors.js";
+import type { RouteSpec } from "../contract/routes.js";
+import { MAX_BODY_BYTES } from "../contract/schemas/index.js";
+import type { ServerEnv } from "./types.js";
+
+const MB = MAX_BODY_BYTES / (1024 * 1024);
+
+function tooLarge(route: RouteSpec): DdsError {
+  return route.bulk
+    ? new DdsError("bulk_limit_exceeded", `a bulk request body may be at most ${MB} MB; send fewer or smaller items`)
+    : new DdsError("payload_too_large", `the request body exceeds ${MB} MB`);
+}
+
+/**
+ * Reads the request body as text within the 10 MB limit (SPEC.md §2): a declared
+ * Content-Length over the limit is refused before reading anything, and a streamed body
+ * is counted as it arrives and abandoned as soon as it passes the limit, so an oversized
+ * upload is never buffered whole. Over the limit: 413, or 400 bulk_limit_exceeded on bulk
+ * routes (the interface makes that a 400).
+ */
+export function readBody(route: RouteSpec, limit = MAX_BODY_BYTES): MiddlewareHandler<ServerEnv> {
+  return async (c, next) => {
+    c.set("bodyText", "");
+    const stream = c.req.raw.body;
+    if (route.method === "GET" || !stream) return next();
+    const declared = c.req.header("content-length");
+    if (declared !== undefined && Number(declared) > limit) throw tooLarge(route);
+    const reader = stream.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge(route);
+      }
+      chunks.push(value);
+    }
+    try {
+      c.set("bodyText", new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks)));
+    } catch {
+      throw errors.invalid("the request body is not valid UTF-8");
+    }
+    await next();
+  };
+}
+
+/** Parses the body text: empty is "no body" (undefined); malformed JSON is a 400. */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw errors.invalid(`malformed JSON in the request body: ${(err as Error).message}`);
+  }
+}

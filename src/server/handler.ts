@@ -1,0 +1,38 @@
+import type { Handler } from "hono";
+import { pathParams, type RouteSpec } from "../contract/routes.js";
+import { parseJsonBody } from "./body.js";
+import { parseRouteQuery } from "./query.js";
+import type { ServerEnv } from "./types.js";
+
+/**
+ * The REST → DdsService adapter of one route: path parameters in path order, then the
+ * body, the list query or the include options (the calling convention of routes.ts);
+ * then the route's success status, a Location for 201 and no body for 204.
+ *
+ * Bodies are validated by the service with the contract's schemas (parseBody), so a 400
+ * says exactly what local mode says; the server checks transport (JSON syntax, size), the
+ * query string and the token.
+ */
+export function routeHandler(route: RouteSpec): Handler<ServerEnv> {
+  const params = pathParams(route.path);
+  return async (c) => {
+    const args: unknown[] = params.map((name) => c.req.param(name));
+    const query = parseRouteQuery(route, new URL(c.req.url).searchParams);
+    if (route.body) args.push(parseJsonBody(c.get("bodyText")));
+    else if (route.query.kind !== "none") args.push(query);
+    // The engine records the key in the batch's own transaction: exactly once even if the
+    // server dies between committing the batch and storing the response.
+    const key = c.req.header("idempotency-key");
+    if (route.writeOptions && key) args.push({ idempotencyKey: key });
+    const engine = c.get("engine");
+    // The route table guarantees the operation exists and takes these arguments.
+    const operation = engine[route.operation] as (...a: unknown[]) => Promise<unknown>;
+    const result = await operation.apply(engine, args);
+    if (route.status === 204) return new Response(null, { status: 204 });
+    if (route.created) {
+      const id = (result as Record<string, unknown>)[route.created.idField];
+      c.header("Location", `/v1/${route.created.collection}/${encodeURIComponent(String(id))}`);
+    }
+    return c.json(result, route.status);
+  };
+}

@@ -1,0 +1,65 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { createHash } from "node:crypto";
+import { errors } from "../contract/errors.js";
+import type { IdempotencyRepo, StoredResponse } from "../engine/store/idempotency-repo.js";
+import type { ServerEnv } from "./types.js";
+
+/** Idempotency timing (SPEC.md §2 and the interface's Limits). */
+export interface IdempotencyOptions {
+  /** How long a key is kept (default 24 h). */
+  ttlMs?: number;
+  /** When a `running` key counts as abandoned by a crashed server (default 60 s). */
+  abandonMs?: number;
+}
+
+/** The retention of keys: 24 hours (the interface's Limits). */
+export const DAY_MS = 24 * 60 * 60 * 1000;
+const MAX_KEY_LENGTH = 255;
+
+function replay(stored: StoredResponse): Response {
+  const headers: Record<string, string> = { ...stored.headers, "Idempotent-Replayed": "true" };
+  // Rows finished by the engine itself (keyed bulk writes) store no headers.
+  if (stored.body !== null && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) headers["Content-Type"] = "application/json";
+  return new Response(stored.body, { status: stored.status, headers });
+}
+
+async function snapshot(c: Context<ServerEnv>): Promise<StoredResponse> {
+  const res = c.res;
+  const headers: Record<string, string> = {};
+  for (const name of ["Location", "Content-Type"]) {
+    const value = res.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  return { status: res.status, headers, body: res.status === 204 ? null : await res.clone().text() };
+}
+
+/**
+ * The Idempotency-Key rules of SPEC.md §2 for write requests: the first request with a
+ * key runs and its status, body and Location are kept for 24 h; a repeat (whatever its
+ * body) gets that response again with `Idempotent-Replayed: true`; a repeat while the
+ * first still runs is 409; a 5xx is not kept, so a retry runs again.
+ */
+export function idempotency(repo: IdempotencyRepo, options: IdempotencyOptions = {}): MiddlewareHandler<ServerEnv> {
+  const ttlMs = options.ttlMs ?? DAY_MS;
+  const abandonMs = options.abandonMs ?? 60_000;
+  return async (c, next) => {
+    const key = c.req.header("idempotency-key");
+    if (key === undefined) return next();
+    if (key.length === 0 || key.length > MAX_KEY_LENGTH) throw errors.invalid(`Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`);
+    const workspace = c.get("principal").workspace;
+    const requestHash = createHash("sha256").update(`${c.req.method}\n${c.req.path}\n${c.get("bodyText")}`).digest("hex");
+    const begun = repo.begin(workspace, key, requestHash, { now: Date.now(), ttlMs, abandonMs });
+    if (begun.kind === "replay") return replay(begun.response);
+    if (begun.kind === "running") {
+      throw errors.conflict("idempotency_in_progress", `a request with Idempotency-Key "${key}" is still being processed; retry shortly`);
+    }
+    try {
+      await next();
+    } catch (err) {
+      repo.release(workspace, key);
+      throw err;
+    }
+    if (c.res.status >= 500) repo.release(workspace, key);
+    else repo.finish(workspace, key, await snapshot(c));
+  };
+}

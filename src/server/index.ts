@@ -1,0 +1,4 @@
+export { createApp, type AppOptions } from "./app.js";
+export { openApiDocument } from "./openapi.js";
+export { createServer, type RunningServer, type ServerOptions } from "./server.js";
+export type { WorkerOptions } from "./worker.js";

@@ -1,0 +1,27 @@
+import type { Context } from "hono";
+import { DdsError } from "../contract/errors.js";
+import { ROUTES } from "../contract/routes.js";
+import { errorResponse, methodNotAllowed } from "./problem.js";
+
+interface Pattern {
+  regex: RegExp;
+  method: string;
+}
+
+const PATTERNS: Pattern[] = [
+  { regex: /^\/healthz$/, method: "GET" },
+  { regex: /^\/v1\/openapi\.json$/, method: "GET" },
+  ...ROUTES.map((r) => ({ regex: new RegExp(`^/v1${r.path.replace(/\{[^}]+\}/g, "[^/]+")}$`), method: r.method })),
+];
+
+/** Methods some route answers at `path` (empty when no route has this path). */
+export function allowedMethods(path: string): string[] {
+  return [...new Set(PATTERNS.filter((p) => p.regex.test(path)).map((p) => p.method))];
+}
+
+/** Unknown path: 404 problem; known path, wrong method: 405 problem with `Allow`. */
+export function notFound(c: Context): Response {
+  const allowed = allowedMethods(c.req.path);
+  if (allowed.length > 0) return methodNotAllowed(c, allowed);
+  return errorResponse(c, new DdsError("not_found", `no route ${c.req.method} ${c.req.path}; the API lives under /v1 (see /v1/openapi.json)`));
+}

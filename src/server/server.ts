@@ -1,0 +1,110 @@
+import { serve } from "@hono/node-server";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { DdsError } from "../contract/errors.js";
+import { openStore, type Store } from "../engine/store/db.js";
+import { createIdempotencyRepo } from "../engine/store/idempotency-repo.js";
+import { createWebhookDispatcher, type WebhookDispatcherOptions } from "../engine/webhooks/index.js";
+import { createApp } from "./app.js";
+import type { IdempotencyOptions } from "./idempotency.js";
+import type { Activity, LogFn } from "./types.js";
+import { startWorker, type RunningWorker, type WorkerOptions } from "./worker.js";
+
+/** Options of `createServer`. */
+export interface ServerOptions {
+  /** An open store (the caller closes it) or a database path (the server closes it). */
+  store: Store | string;
+  /** Silences the access log. */
+  quiet?: boolean;
+  /** Where log lines go (default: stderr). */
+  log?: LogFn;
+  /** Pipeline worker timing, or false to run no worker (tests of the HTTP layer alone). */
+  worker?: WorkerOptions | false;
+  /** Webhook dispatcher settings, or false to deliver nothing (events stay in the outbox). */
+  webhooks?: WebhookDispatcherOptions | false;
+  idempotency?: IdempotencyOptions & { purgeEveryMs?: number };
+  /** Body size limit in bytes (default 10 MB). */
+  maxBodyBytes?: number;
+  /** After this long in-flight requests are cut off during shutdown (default 30 s). */
+  shutdownTimeoutMs?: number;
+}
+
+/** A listening server. */
+export interface RunningServer {
+  port: number;
+  host: string;
+  /** The API base URL, `http://host:port/v1`. */
+  url: string;
+  /** Stops accepting, drains in-flight requests and the current pass, stops timers. */
+  close(): Promise<void>;
+}
+
+const stderrLog: LogFn = (line) => process.stderr.write(`${line}\n`);
+
+/** A structured log line for a background failure (never a stack). */
+function logError(log: LogFn, event: string) {
+  return (err: unknown) => log(JSON.stringify({ time: new Date().toISOString(), event, error: err instanceof Error ? err.message : String(err) }));
+}
+
+/**
+ * The HTTP server of `ddsctl serve`: the API app, the pipeline worker, the webhook
+ * dispatcher and the purge of expired idempotency keys, all over one store.
+ */
+export function createServer(options: ServerOptions) {
+  const ownsStore = typeof options.store === "string";
+  const store = typeof options.store === "string" ? openStore(options.store) : options.store;
+  const log = options.log ?? stderrLog;
+  const activity: Activity = { lastWriteAt: 0, closing: false };
+  const app = createApp({ store, activity, log: options.quiet ? undefined : log, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes });
+
+  async function listen(port = 8080, host = "127.0.0.1"): Promise<RunningServer> {
+    const server = await new Promise<Server>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(s as Server)) as Server;
+      s.once("error", (err) => reject(new DdsError("unavailable", `cannot listen on ${host}:${port}: ${err.message}`)));
+    });
+    const bound = (server.address() as AddressInfo).port;
+    const worker: RunningWorker | undefined = options.worker === false ? undefined : startWorker(store, activity, options.worker, log);
+    const dispatcher = options.webhooks === false ? undefined : createWebhookDispatcher(store, { onError: logError(log, "webhook_error"), ...options.webhooks });
+    dispatcher?.start();
+    const idem = createIdempotencyRepo(store);
+    const purgeExpired = () => {
+      try {
+        idem.purge(Date.now());
+      } catch (err) {
+        // A busy database only delays the purge; expired keys are ignored on lookup anyway.
+        logError(log, "idempotency_purge_error")(err);
+      }
+    };
+    const purge = setInterval(purgeExpired, options.idempotency?.purgeEveryMs ?? 10 * 60_000);
+    purge.unref();
+    purgeExpired();
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        activity.closing = true;
+        await drain(server, options.shutdownTimeoutMs ?? 30_000);
+        clearInterval(purge);
+        await worker?.stop();
+        await dispatcher?.stop();
+        if (ownsStore) store.close();
+      })());
+    return { port: bound, host, url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}/v1`, close };
+  }
+
+  return { app, store, listen };
+}
+
+/** Stops accepting and waits for in-flight requests; after `timeoutMs` cuts them off. */
+function drain(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    // Keep-alive sockets that fall idle during the drain are closed as they appear.
+    const sweep = setInterval(() => server.closeIdleConnections(), 25);
+    const cutoff = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(cutoff);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

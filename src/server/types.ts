@@ -1,0 +1,29 @@
+import type { Principal } from "../engine/auth/index.js";
+import type { LocalEngine } from "../engine/local-engine.js";
+
+/** Per-request values the middleware chain hands to the route handler. */
+export interface RequestVars {
+  requestId: string;
+  /** The authenticated token (set by the auth middleware). */
+  principal: Principal;
+  /** The engine of the token's workspace, acting as `token:<tokenId>`. */
+  engine: LocalEngine;
+  /** The raw request body text ("" when none), read within the size limit. */
+  bodyText: string;
+}
+
+/** The Hono environment of the API app. */
+export interface ServerEnv {
+  Variables: RequestVars;
+}
+
+/** Writes one structured log line (stderr by default). */
+export type LogFn = (line: string) => void;
+
+/** What the server shares between middleware and the pipeline worker. */
+export interface Activity {
+  /** When the last write request was answered (ms since the epoch). */
+  lastWriteAt: number;
+  /** Set once shutdown began: responses ask clients to close their connection. */
+  closing: boolean;
+}

@@ -1,0 +1,22 @@
+import { afterAll } from "vitest";
+import { createHttpClient } from "../../src/client/index.js";
+import type { DdsService } from "../../src/contract/service.js";
+import { startServer, type Harness } from "../server/harness.js";
+import { mortgageSuite } from "./mortgage-suite.js";
+
+let harness: Harness | undefined;
+let client: DdsService | undefined;
+
+afterAll(async () => {
+  await client?.close();
+  await harness?.close();
+});
+
+// The same suite as local.test.ts, through the HTTP client against a real server. The
+// worker waits 250 ms after the last write before a pass (settleMs), so a read right after
+// a write sees `stale` as it does locally, where nothing runs until runPipeline.
+mortgageSuite("HTTP client against ddsctl serve", async () => {
+  harness = await startServer({ worker: { settleMs: 250, idleMs: 20 } });
+  client = createHttpClient({ baseUrl: `${harness.origin}/v1`, token: harness.token("admin") });
+  return client;
+});
