@@ -1,4 +1,13 @@
 import type { CommandSpec } from "./command.js";
+import apply from "./commands/apply/apply.js";
+import demo from "./commands/demo/demo.js";
+import seed from "./commands/seed/seed.js";
+import wait from "./commands/wait/wait.js";
+import init from "./commands/init/init.js";
+import login from "./commands/login/login.js";
+import profilesList from "./commands/profiles/list.js";
+import profilesRemove from "./commands/profiles/remove.js";
+import profilesUse from "./commands/profiles/use.js";
 import contextsCreate from "./commands/contexts/create.js";
 import contextsDelete from "./commands/contexts/delete.js";
 import contextsGet from "./commands/contexts/get.js";
@@ -35,6 +44,10 @@ import rulesGet from "./commands/rules/get.js";
 import rulesList from "./commands/rules/list.js";
 import rulesStatus from "./commands/rules/status.js";
 import rulesUpdate from "./commands/rules/update.js";
+import rulesDeps from "./commands/rules/deps.js";
+import rulesEval from "./commands/rules/eval.js";
+import rulesTest from "./commands/rules/test.js";
+import traceDiff from "./commands/trace/diff.js";
 import trace from "./commands/trace/trace.js";
 import webhooksCreate from "./commands/webhooks/create.js";
 import webhooksDelete from "./commands/webhooks/delete.js";
@@ -45,6 +58,8 @@ import serve from "./commands/serve/serve.js";
 import tokensCreate from "./commands/tokens/create.js";
 import tokensList from "./commands/tokens/list.js";
 import tokensRevoke from "./commands/tokens/revoke.js";
+import importCommand from "./commands/import/import.js";
+import exportCommand from "./commands/export/export.js";
 
 /** Descriptions of the command groups. */
 export const NOUNS: Record<string, string> = {
@@ -59,6 +74,7 @@ export const NOUNS: Record<string, string> = {
   pipeline: "the resolution pipeline: run it now or see what is stale",
   webhooks: "webhooks: signed event deliveries to your endpoints, with retries",
   tokens: "API tokens for ddsctl serve (managed on the database, never over HTTP)",
+  profiles: "saved targets (a local database or a remote service) in ~/.config/ddsctl/config.json",
 };
 
 /** Every command, in the order --help lists them. */
@@ -109,4 +125,20 @@ export const COMMANDS: CommandSpec[] = [
   tokensCreate,
   tokensList,
   tokensRevoke,
+  rulesEval,
+  rulesTest,
+  rulesDeps,
+  // After `trace`: it hangs below that command.
+  traceDiff,
+  apply,
+  seed,
+  wait,
+  demo,
+  init,
+  login,
+  profilesList,
+  profilesUse,
+  profilesRemove,
+  importCommand,
+  exportCommand,
 ];

@@ -11,7 +11,7 @@ export default defineCommand({
   description: "create a rule (a JSON Logic expression over a context's records), active unless --inactive",
   examples: [
     `ddsctl rules create --name min-loan --category eligibility --severity high --expression '{">=":[{"var":"Loan.amount"},50000]}'`,
-    "ddsctl rules create -f fixtures/mortgage/rules/ltv.json --json",
+    "ddsctl rules create -f rule.json --json   # a POST /rules body; fixtures/mortgage/rules/*.yaml are apply documents",
   ],
   configure: (cmd) => withNoWait(withRuleFlags(cmd, "POST /rules").option("--inactive", "create it inactive (not evaluated until activated)")),
   async run(ctx, _args, flags) {

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPipelineRepo } from "../../../src/engine/store/pipeline-repo.js";
+import { openStore } from "../../../src/engine/store/db.js";
+import { sandbox, type Sandbox } from "../../helpers/cli.js";
+import { expectExit, FIXTURES, PET_MODEL, writeDoc } from "./helpers.js";
+
+const CI = { CI: "true" };
+
+describe("seed (CI: no terminal, CI=true)", () => {
+  let box: Sandbox;
+  beforeAll(() => {
+    box = sandbox();
+  });
+  afterAll(() => box.cleanup());
+
+  it("applies the fixtures and exits 0 once every context is resolved", async () => {
+    const r = await expectExit(box, ["seed", FIXTURES], 0, { env: CI });
+    expect(r.stdout).toMatch(/^models: +4 \(4 created, 0 updated, 0 unchanged\)$/m);
+    expect(r.stdout).toMatch(/^rules: +10 \(10 created/m);
+    expect(r.stdout).toMatch(/^contexts: +30 \(30 created/m);
+    expect(r.stdout).toMatch(/^contributions: +282 added$/m);
+    expect(r.stdout).toMatch(/^resolved: +30\/30 context\(s\)$/m);
+    const contexts = (await expectExit(box, ["contexts", "list", "--all", "--json"], 0)).json().data as { freshness: string }[];
+    expect(contexts.filter((c) => c.freshness !== "resolved")).toEqual([]);
+  });
+
+  it("a rerun adds nothing and still reports every context resolved (--json)", async () => {
+    const r = (await expectExit(box, ["seed", FIXTURES, "--json"], 0, { env: CI })).json();
+    expect(r.apply).toMatchObject({ changed: false, summary: { contributionsAdded: 0 } });
+    expect(r.wait.resolved).toHaveLength(30);
+    expect(r.wait).toMatchObject({ pending: [], unresolvable: [] });
+  });
+
+  it("refused evidence exits 1 and names the document", async () => {
+    const file = writeDoc(box, "refused/pets.yaml", `${PET_MODEL}---
+kind: Context
+name: pets-1
+contributions:
+  - { model: Pet, sourceId: scale, sourceType: integration, data: { petId: rex, weight: -3 } }
+`);
+    const r = await expectExit(box, ["seed", file], 1, { env: CI });
+    expect(r.stderr).toMatch(/refused\/pets\.yaml: document 2: contributions\.0: .*weight/);
+  });
+
+  it("a bad --timeout is a usage error", async () => {
+    await expectExit(box, ["seed", FIXTURES, "--timeout", "soon"], 2);
+  });
+});
+
+describe("wait", () => {
+  let box: Sandbox;
+  let contextId: string;
+  beforeAll(async () => {
+    box = sandbox();
+    await expectExit(box, ["apply", "-f", writeDoc(box, "pet.yaml", PET_MODEL)], 0);
+    contextId = (await expectExit(box, ["contexts", "create", "--name", "w", "--json"], 0)).json().contextId;
+  });
+  afterAll(() => box.cleanup());
+
+  const addEvidence = (weight: number) =>
+    expectExit(box, ["contributions", "add", "--context", contextId, "--model", "Pet", "--source-id", `s${weight}`, "--source-type", "user", "--data", "petId=rex", "--data", `weight=${weight}`, "--no-wait", "--json"], 0);
+
+  it("resolves a stale context and exits 0 (an already resolved one at once)", async () => {
+    await addEvidence(1);
+    expect((await expectExit(box, ["contexts", "get", contextId, "--json"], 0)).json().freshness).toBe("stale");
+    const r = (await expectExit(box, ["wait", contextId, "--json"], 0)).json();
+    expect(r).toEqual({ resolved: [contextId], pending: [], unresolvable: [] });
+    expect((await expectExit(box, ["wait", contextId], 0)).stdout).toBe(`${contextId} resolved\n`);
+  });
+
+  it("exits 5 when the time runs out (another worker holds the context)", async () => {
+    await addEvidence(2);
+    // A worker elsewhere claimed the context and holds its lease: nothing here may take it over.
+    const store = openStore(box.db);
+    try {
+      const claim = createPipelineRepo(store).claim("another-worker", 60_000, { only: [contextId] });
+      expect(claim?.contextId).toBe(contextId);
+      const r = await expectExit(box, ["wait", contextId, "--timeout", "300ms"], 5);
+      expect(r.stdout).toBe(`${contextId} pending\n`);
+      expect(r.stderr).toMatch(/timed out after 300ms/);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("exits 1 at once for a completed, stale context: the pipeline never processes it", async () => {
+    const other = (await expectExit(box, ["contexts", "create", "--name", "done", "--json"], 0)).json().contextId;
+    await expectExit(box, ["contributions", "add", "--context", other, "--model", "Pet", "--source-id", "x", "--source-type", "user", "--data", "petId=max", "--no-wait"], 0);
+    await expectExit(box, ["contexts", "status", other, "completed"], 0);
+    const r = await expectExit(box, ["wait", other, "--timeout", "30s", "--json"], 1);
+    expect(r.json().unresolvable).toEqual([{ contextId: other, status: "completed", freshness: "stale" }]);
+    expect(r.stderr).toMatch(/reopen it: ddsctl contexts status/);
+  });
+
+  it("an unknown context is not found (exit 4)", async () => {
+    await expectExit(box, ["wait", "01900000-0000-7000-8000-000000000000"], 4);
+  });
+});
