@@ -1,11 +1,38 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two projects: everything against the local engine, and the CLI end-to-end tests once
+ * more with every command going over HTTP to a real `ddsctl serve` (SPEC: every command
+ * behaves the same in both modes). Files that test local-only behaviour (the database file,
+ * profiles, the kill test) stay out of the remote run.
+ */
+const LOCAL_ONLY = [
+  "test/cli/help.test.ts",
+  "test/cli/import/kill.test.ts",
+  "test/cli/declarative/profiles.test.ts",
+  "test/cli/declarative/demo.test.ts",
+  "test/cli/declarative/fixtures.test.ts",
+  "test/cli/declarative/models-wizard.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // better-sqlite3 is a native addon: separate processes keep each file's handles apart.
     pool: "forks",
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: "local", include: ["test/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "remote",
+          include: ["test/cli/**/*.test.ts"],
+          exclude: LOCAL_ONLY,
+          env: { DDS_TEST_REMOTE: "1" },
+          globalSetup: ["test/helpers/remote-server.ts"],
+        },
+      },
+    ],
   },
 });

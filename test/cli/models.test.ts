@@ -49,7 +49,7 @@ describe("models create, get, list", () => {
     await createModel(box, loan(name));
     const r = await run(box, ["models", "get", name]);
     expect(r.exitCode).toBe(0);
-    expect(r.stderr.split("\n")[0]).toBe(`local ${box.db}`);
+    expect(r.stderr.split("\n")[0]).toBe(box.banner);
     expect(r.stdout).toMatch(new RegExp(`^name:\\s+${name}$`, "m"));
     expect(r.stdout).toMatch(/^amount\tnumber\tyes\t/m);
   });

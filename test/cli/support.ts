@@ -31,7 +31,7 @@ export function runBody(box: Sandbox, args: string[], body: unknown): Promise<Ru
 
 /** stderr lines without the `local <db>` banner. */
 export function messages(r: RunResult): string[] {
-  return r.stderr.split("\n").filter((l) => l.length > 0 && !l.startsWith("local "));
+  return r.stderr.split("\n").filter((l) => l.length > 0 && !l.startsWith("local ") && !l.startsWith("remote "));
 }
 
 /** The problem object of a failed --json run: the one non-banner stderr line, parsed. */
