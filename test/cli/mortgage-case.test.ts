@@ -54,7 +54,7 @@ describe("a mortgage case built with ddsctl … -f - --json only", () => {
     const dti = evals.find((e) => e.rule.name === "dti-limit")!;
     expect(dti.outcome).toBe(true);
     const traced = await json(box, ["trace", contextId, "dti-limit"]);
-    expect(traced.evaluationTrace.steps.op).toBe("<=");
+    expect(traced.evaluation.evaluationTrace.steps.op).toBe("<=");
     const loanId = (await json(box, ["records", "list", "--context", contextId, "--model", "Loan"])).data[0].recordId;
     const links = (await json(box, ["relationships", "list", loanId])).data as { targetRecordId: string }[];
     expect(links).toHaveLength(2);

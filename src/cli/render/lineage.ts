@@ -1,70 +1,53 @@
-import { errors } from "../../contract/errors.js";
-import type { DdsRecord, Field, FieldLineage } from "../../contract/schemas/index.js";
 import type { Output } from "../output.js";
-import { recordFieldNames, renderIssues } from "./records.js";
-import { cellValue } from "./values.js";
+import type { CandidateExplanation, FieldEvidence, RecordExplanation } from "../workbench/record-explain.js";
+import type { TraceColors } from "./trace.js";
+import { renderDependencyLines } from "./trace-inputs.js";
+import { formatTraceValue } from "./trace-value.js";
 
-/** Why one field of a record has its value. */
-export interface FieldExplanation {
-  field: string;
-  value: unknown;
-  definition?: Field;
-  lineage?: FieldLineage;
+const PLAIN: TraceColors = { green: (s) => s, red: (s) => s, dim: (s) => s };
+
+/** `✓` picked, `·` competed and lost, `✗` not a candidate (superseded, below minConfidence). */
+function candidateLine(k: CandidateExplanation, c: TraceColors): string {
+  const mark = k.picked ? c.green("✓") : k.candidate ? "·" : c.dim("✗");
+  const observed = k.observedAt ? ` observed ${k.observedAt}` : "";
+  const head = `${mark} ${k.contributionId} ${k.sourceType}:${k.sourceId} ${formatTraceValue(k.value)} confidence ${k.confidence} received ${k.receivedAt}${observed}`;
+  const why = k.picked ? c.green(`picked: ${k.reason}`) : k.candidate ? k.reason : c.dim(k.reason);
+  return `${head} — ${why}`;
 }
 
-/** One explanation per field of the record (in the model's order). */
-export function explainRecord(r: DdsRecord): FieldExplanation[] {
-  return recordFieldNames(r).map((field) => ({
-    field,
-    value: r.data[field],
-    definition: r.model?.fields.find((f) => f.name === field),
-    lineage: r.lineage?.[field],
-  }));
+/** The lines of one field: value and policy, then each candidate (or the computation). */
+export function fieldEvidenceLines(f: FieldEvidence, c: TraceColors = PLAIN): string[] {
+  const competing = f.candidates.filter((k) => k.candidate).length;
+  const settings = [f.policy, ...(f.minConfidence !== undefined ? [`minConfidence ${f.minConfidence}`] : []), ...(f.sourcePriority ? [`priority ${f.sourcePriority.join(" > ")}`] : [])];
+  const count = f.computed ? "" : `, ${competing} candidate${competing === 1 ? "" : "s"}`;
+  const lines = [`${f.field} = ${formatTraceValue(f.value)}  ${c.dim(`(${settings.join(", ")}${count})`)}`];
+  if (f.computed) {
+    lines.push(`  expression ${JSON.stringify(f.computed.expression)}`);
+    for (const d of f.computed.reads) lines.push(...renderDependencyLines(d, "  ", c));
+    return lines;
+  }
+  if (f.candidates.length === 0) lines.push(`  ${c.dim("no contribution has this field")}`);
+  for (const k of f.candidates) lines.push(`  ${candidateLine(k, c)}`);
+  if (f.lineage?.contributionId && f.winner && f.lineage.contributionId !== f.winner) {
+    lines.push(`  ${c.dim(`the record's lineage still names ${f.lineage.contributionId}: the record is not resolved yet`)}`);
+  }
+  return lines;
 }
-
-/** The policy that decided (from lineage), else the one the field is defined with. */
-const policyOf = (e: FieldExplanation) => e.lineage?.policy ?? (e.definition?.computed ? "computed" : e.definition?.resolution.policy);
-
-const source = (l?: FieldLineage) => (l?.sourceType ? `${l.sourceType}:${l.sourceId}` : l?.policy === "computed" ? "(computed)" : "-");
 
 /**
- * `records explain`: per field, the value, the winning contribution, its source and
- * confidence, the policy and how many candidates competed. With `field`, one field in
- * detail (its resolution settings too). The record must carry lineage and model.
+ * `records explain`: a header, then per field every candidate value with its
+ * contribution, source, confidence and times, whether the policy picked it and why;
+ * computed fields with their expression and the values it read.
  */
-export async function renderExplain(out: Output, r: DdsRecord, field?: string): Promise<void> {
-  const all = explainRecord(r);
-  if (field !== undefined) {
-    const e = all.find((x) => x.field === field);
-    if (!e) throw errors.notFound("field", `${field} on record ${r.recordId}`);
-    if (out.options.json) return out.json(r);
-    return renderFieldExplanation(out, e);
-  }
-  if (out.options.json) return out.json(r);
-  await out.table(all, [
-    { header: "FIELD", get: (e) => e.field },
-    { header: "VALUE", get: (e) => cellValue(e.value) },
-    { header: "WINNING CONTRIBUTION", get: (e) => e.lineage?.contributionId ?? "" },
-    { header: "SOURCE", get: (e) => source(e.lineage) },
-    { header: "CONFIDENCE", get: (e) => e.lineage?.confidence ?? "" },
-    { header: "POLICY", get: (e) => policyOf(e) ?? "" },
-    { header: "CANDIDATES", get: (e) => e.lineage?.candidates ?? 0 },
-  ]);
-  renderIssues(out, r);
-}
-
-/** One field's explanation as `key: value` lines. */
-export function renderFieldExplanation(out: Output, e: FieldExplanation): void {
-  const d = e.definition;
+export function renderRecordExplanation(out: Output, e: RecordExplanation): void {
   out.fields([
-    ["field", e.field],
-    ["value", e.value === undefined ? undefined : cellValue(e.value)],
-    ["type", d?.type],
-    ["policy", policyOf(e)],
-    ["resolution", d?.computed ? { computed: d.computed.expression } : d?.resolution],
-    ["winning contribution", e.lineage?.contributionId],
-    ["source", source(e.lineage)],
-    ["confidence", e.lineage?.confidence],
-    ["candidates", e.lineage?.candidates ?? 0],
+    ["record", e.recordId],
+    ["model", e.model],
+    ["context", e.contextId],
+    ["freshness", e.freshness],
   ]);
+  for (const f of e.fields) {
+    out.line();
+    for (const line of fieldEvidenceLines(f, out.c)) out.line(line);
+  }
 }

@@ -1,0 +1,49 @@
+import { errors } from "../../../contract/errors.js";
+import { defineCommand } from "../../command.js";
+import { resolveRuleId } from "./rule-ref.js";
+
+/** `ddsctl rules deps [rule] [--field Model.field]`. */
+export default defineCommand({
+  path: ["rules", "deps"],
+  description:
+    "show the model fields each rule reads, or (--field Model.field) every rule and computed field that reads a field, directly or through computed fields",
+  examples: ["ddsctl rules deps", "ddsctl rules deps dti-limit --json", "ddsctl rules deps --field Employment.monthlyIncome"],
+  configure: (cmd) =>
+    cmd.argument("[rule]", "one rule (name or ruleId); default every rule").option("--field <Model.field>", "list what reads this field instead"),
+  async run(ctx, [ruleRef], flags) {
+    const { out } = ctx;
+    const field = flags.field as string | undefined;
+    if (field !== undefined && ruleRef !== undefined) throw errors.usage("give a rule or --field, not both");
+    const service = await ctx.service();
+    const { allModels, allPages } = await import("../../workbench/lineage-reader.js");
+    const { readersOf, ruleReads } = await import("../../workbench/rule-deps.js");
+    const models = await allModels(service);
+    const rules = ruleRef !== undefined ? [await service.getRule(await resolveRuleId(service, ruleRef))] : await allPages((q) => service.listRules(q));
+    if (field !== undefined) {
+      const [m, f, ...rest] = field.split(".");
+      const model = models.find((x) => x.name === m);
+      if (!model || rest.length > 0 || !model.fields.some((x) => x.name === f)) throw errors.notFound("field", `${field} (write it as Model.field)`);
+      const readers = readersOf(models, rules, field);
+      if (out.options.json) return out.json({ field, readers });
+      if (readers.length === 0) return out.info(`nothing reads ${field}`);
+      await out.table(readers, [
+        { header: "KIND", get: (r) => r.kind },
+        { header: "NAME", get: (r) => r.name },
+        { header: "PATH", get: (r) => r.path },
+        { header: "VIA", get: (r) => r.via.join(" → ") },
+      ]);
+      return;
+    }
+    const rows = rules.map((r) => ({ ruleId: r.ruleId, name: r.name, status: r.status, reads: ruleReads(models, r) }));
+    if (out.options.json) return out.json({ rules: rows });
+    type Row = { rule: (typeof rows)[number]; p?: (typeof rows)[number]["reads"][number] };
+    const flat = rows.flatMap((r): Row[] => (r.reads.length > 0 ? r.reads.map((p) => ({ rule: r, p })) : [{ rule: r }]));
+    await out.table(flat, [
+      { header: "RULE", get: (x) => x.rule.name },
+      { header: "PATH", get: (x) => x.p?.path ?? "(reads nothing)" },
+      { header: "READS", get: (x) => x.p?.reads ?? "" },
+      { header: "KIND", get: (x) => x.p?.kind ?? "" },
+      { header: "VIA", get: (x) => x.p?.via ?? "" },
+    ]);
+  },
+});

@@ -1,0 +1,48 @@
+import { writeFileSync } from "node:fs";
+import { errors } from "../../../contract/errors.js";
+import { defineCommand } from "../../command.js";
+
+/** `ddsctl rules test <cases-file|dir>`. */
+export default defineCommand({
+  path: ["rules", "test"],
+  description:
+    "run expected outcomes (and values of sub-expressions) against data or stored contexts, report pass/fail and branch coverage; exit 1 on a failing case",
+  examples: [
+    "ddsctl rules test rules/dti.cases.yaml",
+    "ddsctl rules test tests/rules --threshold 100 --junit reports/rules.xml",
+    "ddsctl rules test tests/rules --json",
+  ],
+  configure: (cmd) =>
+    cmd
+      .argument("<cases>", "a cases file (JSON or YAML) or a directory of them")
+      .option("--threshold <percent>", "exit 1 when overall branch coverage is below this percentage")
+      .option("--junit <path>", "also write a JUnit XML report there (for CI)"),
+  async run(ctx, [path], flags) {
+    const { out } = ctx;
+    let threshold: number | undefined;
+    if (flags.threshold !== undefined) {
+      threshold = Number(flags.threshold);
+      if (!Number.isFinite(threshold) || threshold < 0 || threshold > 100) throw errors.usage(`--threshold ${String(flags.threshold)}: give a percentage from 0 to 100`);
+    }
+    const { loadSuites } = await import("../../workbench/cases-file.js");
+    const { runSuites } = await import("../../workbench/rules-test.js");
+    const { renderTestReport, caseTraceLines } = await import("../../workbench/rules-test-render.js");
+    const report = await runSuites(await loadSuites(path), () => ctx.service());
+    if (flags.junit !== undefined) {
+      const { junitXml } = await import("../../workbench/junit.js");
+      writeFileSync(String(flags.junit), junitXml(report, (c) => caseTraceLines(c)));
+    }
+    const { covered, total } = report.summary.coverage;
+    // Compared unrounded: 99.96% must not pass a threshold of 100.
+    const belowThreshold = threshold !== undefined && total > 0 && (covered / total) * 100 < threshold;
+    if (out.options.json) {
+      // Passing cases carry no trace: the report stays small, failing ones keep theirs.
+      const suites = report.suites.map((s) => ({ ...s, cases: s.cases.map((k) => (k.passed ? { ...k, evaluation: undefined } : k)) }));
+      out.json({ ...report, suites, ...(threshold !== undefined ? { threshold, thresholdMet: !belowThreshold } : {}) });
+    } else {
+      renderTestReport(out, report);
+    }
+    if (belowThreshold) out.info(out.c.red(`branch coverage ${report.summary.coverage.percent}% is below the threshold ${threshold}%`));
+    if (report.summary.failed > 0 || belowThreshold) ctx.setExitCode(1);
+  },
+});

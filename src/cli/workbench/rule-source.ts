@@ -1,0 +1,56 @@
+/**
+ * Rule and data documents the workbench reads: JSON or YAML (YAML 1.2 reads JSON too),
+ * from a file or stdin. A rule document is either a rule body as `POST /rules` takes it
+ * (it has an `expression` key) or a bare JSON Logic expression.
+ */
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+import { errors } from "../../contract/errors.js";
+import { readStdin } from "../body.js";
+
+/** A rule read from a document. */
+export interface RuleSource {
+  expression: unknown;
+  /** The body's `name`, when the document is a rule body that has one. */
+  name?: string;
+}
+
+/** Reads and parses a JSON or YAML document (`-` reads stdin); problems are usage errors. */
+export async function readDocument(file: string): Promise<unknown> {
+  const where = file === "-" ? "stdin" : file;
+  let text: string;
+  try {
+    text = file === "-" ? await readStdin() : readFileSync(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw errors.usage(code === "ENOENT" ? `cannot read ${where}: no such file` : `cannot read ${where}: ${(err as Error).message}`);
+  }
+  try {
+    return parse(text) as unknown;
+  } catch (err) {
+    throw errors.usage(`${where} is neither JSON nor YAML: ${(err as Error).message.split("\n")[0]}`);
+  }
+}
+
+/** True when a parsed document is a rule body rather than a bare expression. */
+export function isRuleBody(doc: unknown): doc is { expression: unknown; name?: unknown } {
+  return typeof doc === "object" && doc !== null && !Array.isArray(doc) && Object.prototype.hasOwnProperty.call(doc, "expression");
+}
+
+/** The rule a parsed document holds (see the module comment). */
+export function ruleFromDocument(doc: unknown): RuleSource {
+  if (!isRuleBody(doc)) return { expression: doc };
+  return typeof doc.name === "string" ? { expression: doc.expression, name: doc.name } : { expression: doc.expression };
+}
+
+/** Reads a rule document. */
+export async function readRuleSource(file: string): Promise<RuleSource> {
+  return ruleFromDocument(await readDocument(file));
+}
+
+/** Reads a data document: a JSON/YAML object of dotted paths (nested objects work too). */
+export async function readDataDocument(file: string): Promise<Record<string, unknown>> {
+  const doc = await readDocument(file);
+  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw errors.usage(`${file} must hold an object of dotted paths, e.g. {"Loan.amount": 250000}`);
+  return doc as Record<string, unknown>;
+}

@@ -1,0 +1,128 @@
+/**
+ * `rules test`: runs the cases of each suite against its rule and measures branch
+ * coverage. Cases with `data` are evaluated offline by the engine's pure compiler; only a
+ * saved rule (`rule: <name>`) or a `context` case needs the service, which is opened
+ * lazily, so a suite of data cases with an inline or file rule runs without a database.
+ */
+import { basename, dirname, extname, resolve } from "node:path";
+import type { DdsService, RuleEvaluationResult } from "../../contract/service.js";
+import { resolveRuleId } from "../commands/rules/rule-ref.js";
+import type { LoadedSuite, TestCase } from "./cases-file.js";
+import { coverageOf, percentOf, type CoverageReport } from "./coverage.js";
+import { checkExpectedValues } from "./expect-values.js";
+import { assertRuleExpression, evaluateLocally } from "./local-eval.js";
+import { resolveContextId } from "./refs.js";
+import { readRuleSource } from "./rule-source.js";
+import { alignTrace } from "./trace-align.js";
+
+/** One case's result. */
+export interface CaseResult {
+  name: string;
+  passed: boolean;
+  expected: boolean;
+  /** The rule's outcome (null when the case could not be evaluated). */
+  outcome: boolean | null;
+  /** Why it failed: one message per unmet expectation. */
+  failures: string[];
+  /** The evaluation, for its trace. */
+  evaluation?: RuleEvaluationResult;
+  /** The case's `data` or `context`. */
+  against: "data" | "context";
+}
+
+/** One suite's result. */
+export interface SuiteResult {
+  name: string;
+  file: string;
+  rule: { source: "saved" | "file" | "inline"; name?: string; ruleId?: string; file?: string };
+  /** Set when the rule could not be loaded or compiled: every case failed. */
+  error?: string;
+  cases: CaseResult[];
+  coverage: CoverageReport;
+}
+
+/** What `rules test --json` prints. */
+export interface TestReport {
+  suites: SuiteResult[];
+  summary: { suites: number; cases: number; passed: number; failed: number; coverage: { covered: number; total: number; percent: number | null } };
+}
+
+interface LoadedRule {
+  expression: unknown;
+  rule: SuiteResult["rule"];
+  name: string;
+}
+
+async function loadRule(suite: LoadedSuite, service: () => Promise<DdsService>): Promise<LoadedRule> {
+  const fallback = `${basename(suite.file)}#${suite.index}`;
+  if (typeof suite.rule === "string") {
+    const s = await service();
+    const saved = await s.getRule(await resolveRuleId(s, suite.rule));
+    return { expression: saved.expression, rule: { source: "saved", name: saved.name, ruleId: saved.ruleId }, name: saved.name };
+  }
+  if ("file" in suite.rule) {
+    const file = resolve(dirname(suite.file), suite.rule.file);
+    const source = await readRuleSource(file);
+    const name = source.name ?? basename(file, extname(file));
+    return { expression: source.expression, rule: { source: "file", file, ...(source.name ? { name: source.name } : {}) }, name };
+  }
+  return { expression: suite.rule.expression, rule: { source: "inline" }, name: fallback };
+}
+
+async function runCase(c: TestCase, expression: unknown, service: () => Promise<DdsService>): Promise<CaseResult> {
+  const against = c.data !== undefined ? "data" : "context";
+  const result: CaseResult = { name: c.name, passed: false, expected: c.expect, outcome: null, failures: [], against };
+  try {
+    const evaluation =
+      c.data !== undefined
+        ? evaluateLocally(expression, c.data)
+        : await (async () => {
+            const s = await service();
+            return s.evaluateRule({ expression, contextId: await resolveContextId(s, c.context!) });
+          })();
+    result.evaluation = evaluation;
+    result.outcome = evaluation.outcome;
+    if (evaluation.outcome !== c.expect) result.failures.push(`expected outcome ${c.expect}, got ${evaluation.outcome}`);
+    if (evaluation.evaluationTrace.error) result.failures.push(`runtime error: ${evaluation.evaluationTrace.error}`);
+    if (c.expectValues) {
+      const root = alignTrace(evaluation.evaluationTrace.steps, expression);
+      result.failures.push(...checkExpectedValues(root, expression, c.expectValues));
+    }
+  } catch (err) {
+    result.failures.push(err instanceof Error ? err.message : String(err));
+  }
+  result.passed = result.failures.length === 0;
+  return result;
+}
+
+/** Runs one suite: every case in order, then the coverage of its traces. */
+export async function runSuite(suite: LoadedSuite, service: () => Promise<DdsService>): Promise<SuiteResult> {
+  let loaded: LoadedRule;
+  try {
+    loaded = await loadRule(suite, service);
+    assertRuleExpression(loaded.expression);
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    const name = suite.name ?? (typeof suite.rule === "string" ? suite.rule : `${basename(suite.file)}#${suite.index}`);
+    const cases = suite.cases.map((c): CaseResult => ({ name: c.name, passed: false, expected: c.expect, outcome: null, failures: [error], against: c.data !== undefined ? "data" : "context" }));
+    return { name, file: suite.file, rule: { source: typeof suite.rule === "string" ? "saved" : "file" in suite.rule ? "file" : "inline" }, error, cases, coverage: { covered: 0, total: 0, percent: null, uncovered: [] } };
+  }
+  const cases: CaseResult[] = [];
+  for (const c of suite.cases) cases.push(await runCase(c, loaded.expression, service));
+  const traces = cases.flatMap((c) => (c.evaluation ? [alignTrace(c.evaluation.evaluationTrace.steps, loaded.expression)] : []));
+  return { name: suite.name ?? loaded.name, file: suite.file, rule: loaded.rule, cases, coverage: coverageOf(loaded.expression, traces) };
+}
+
+/** Runs every suite and sums up: cases passed/failed and coverage over all branches. */
+export async function runSuites(suites: LoadedSuite[], service: () => Promise<DdsService>): Promise<TestReport> {
+  const results: SuiteResult[] = [];
+  for (const suite of suites) results.push(await runSuite(suite, service));
+  const cases = results.flatMap((s) => s.cases);
+  const covered = results.reduce((n, s) => n + s.coverage.covered, 0);
+  const total = results.reduce((n, s) => n + s.coverage.total, 0);
+  const passed = cases.filter((c) => c.passed).length;
+  return {
+    suites: results,
+    summary: { suites: results.length, cases: cases.length, passed, failed: cases.length - passed, coverage: { covered, total, percent: percentOf(covered, total) } },
+  };
+}
