@@ -19,6 +19,9 @@ export default defineConfig({
   test: {
     // better-sqlite3 is a native addon: separate processes keep each file's handles apart.
     pool: "forks",
+    // CLI tests spend most of their time waiting for the child processes they spawn, so
+    // more workers than cores keeps both cores busy (vitest defaults to cores - 1).
+    maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPipelineRepo } from "../../../src/engine/store/pipeline-repo.js";
 import { openStore } from "../../../src/engine/store/db.js";
-import { sandbox, type Sandbox } from "../../helpers/cli.js";
+import { REMOTE, sandbox, type Sandbox } from "../../helpers/cli.js";
 import { expectExit, FIXTURES, PET_MODEL, writeDoc } from "./helpers.js";
 
 const CI = { CI: "true" };
@@ -47,7 +47,9 @@ contributions:
   });
 });
 
-describe("wait", () => {
+// These tests hold pipeline leases and change statuses through the database file itself,
+// which only exists on this side in local mode.
+describe.runIf(!REMOTE)("wait", () => {
   let box: Sandbox;
   let contextId: string;
   beforeAll(async () => {
