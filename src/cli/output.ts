@@ -80,6 +80,22 @@ export class Output {
   }
 
   /**
+   * The stream a progress bar (cli-progress) may draw on: stderr when it is a TTY and
+   * --quiet is off, else undefined (no bar at all, so logs and pipes stay clean).
+   */
+  progressStream(): NodeJS.WriteStream | undefined {
+    return this.stderrTTY && !this.options.quiet ? process.stderr : undefined;
+  }
+
+  /**
+   * stdout as a stream, for results too large to build in memory (an `export` of NDJSON):
+   * callers honour its backpressure instead of queueing writes.
+   */
+  resultStream(): NodeJS.WriteStream {
+    return process.stdout;
+  }
+
+  /**
    * Writes an error: one line `error: <detail>`; with --json, the problem object too.
    * On a TTY the per-path problems follow, indented, so people see every one.
    */

@@ -22,8 +22,11 @@ function tooLarge(route: RouteSpec): DdsError {
 export function readBody(route: RouteSpec, limit = MAX_BODY_BYTES): MiddlewareHandler<ServerEnv> {
   return async (c, next) => {
     c.set("bodyText", "");
+    // Check the method before touching `c.req.raw`: reading it makes the Node adapter build
+    // a full WHATWG Request (with an AbortSignal) for every request, GETs included.
+    if (route.method === "GET") return next();
     const stream = c.req.raw.body;
-    if (route.method === "GET" || !stream) return next();
+    if (!stream) return next();
     const declared = c.req.header("content-length");
     if (declared !== undefined && Number(declared) > limit) throw tooLarge(route);
     const reader = stream.getReader();

@@ -1,29 +1,40 @@
 // `npm run bench`: the project's benchmarks, printed as one stable table.
-// Usage: node test/bench/run.mjs [--only ingest,eval] [--rows 100000] [--contexts 1000]
+// Usage: node test/bench/run.mjs [--only ingest,eval,http,import] [--rows 100000] [--contexts 1000]
 import { runIngestBench } from "./ingest-bench.mjs";
 import { runEvalBench } from "./eval-bench.mjs";
+import { runImportBench } from "./import-bench.mjs";
+import { runHttpBench } from "./http-bench.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const only = opt("only", "ingest,eval").split(",");
+const only = opt("only", "ingest,eval,http,import").split(",");
 const rows = Number(opt("rows", "100000"));
 const contexts = Number(opt("contexts", "1000"));
 
 const results = [];
 if (only.includes("ingest")) results.push(...(await runIngestBench({ rows, contexts })));
 if (only.includes("eval")) results.push(...(await runEvalBench()));
+if (only.includes("http")) results.push(...(await runHttpBench({ rows: Math.min(rows, 20000), contexts: Math.min(contexts, 200) })));
+if (only.includes("import")) results.push(...(await runImportBench({ rows, contexts })));
 
 const pad = (s, n) => String(s).padEnd(n);
 console.log(`\nddsctl benchmarks (node ${process.version}, ${new Date().toISOString().slice(0, 10)})`);
-console.log(`${pad("benchmark", 58)}${pad("rows", 10)}${pad("seconds", 10)}rows/s`);
+console.log(`${pad("benchmark", 58)}${pad("rows", 10)}${pad("seconds", 10)}${pad("rows/s", 12)}peak RSS MiB`);
 for (const r of results.filter((x) => x.rows !== undefined)) {
-  console.log(`${pad(r.name, 58)}${pad(r.rows, 10)}${pad(r.seconds.toFixed(2), 10)}${Math.round(r.rows / r.seconds).toLocaleString("en-US")}`);
+  const rss = r.rssMiB !== undefined ? r.rssMiB.toFixed(0) : "";
+  console.log(`${pad(r.name, 58)}${pad(r.rows, 10)}${pad(r.seconds.toFixed(2), 10)}${pad(Math.round(r.rows / r.seconds).toLocaleString("en-US"), 12)}${rss}`);
 }
 const ratios = results.filter((x) => x.ratio !== undefined);
 if (ratios.length) {
   console.log("\nratios");
-  for (const r of ratios) console.log(`${pad(r.name, 58)}${r.ratio.toFixed(2)}  (target ${r.target})  ${r.ratio >= r.targetValue ? "met" : "NOT MET"}`);
+  const met = (r) => (r.lowerIsBetter ? r.ratio < r.targetValue : r.ratio >= r.targetValue);
+  for (const r of ratios) console.log(`${pad(r.name, 58)}${r.ratio.toFixed(2)}  (target ${r.target})  ${met(r) ? "met" : "NOT MET"}`);
+}
+const notes = results.filter((x) => x.note !== undefined);
+if (notes.length) {
+  console.log("\nnotes");
+  for (const n of notes) console.log(n.note);
 }

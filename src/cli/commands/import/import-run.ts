@@ -1,0 +1,142 @@
+import { createReadStream } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { DdsError, errors } from "../../../contract/errors.js";
+import type { BulkResponse } from "../../../contract/schemas/index.js";
+import type { DdsService } from "../../../contract/service.js";
+import type { Batch } from "../../ndjson/batches.js";
+import { Dispatcher } from "../../ndjson/dispatcher.js";
+import { splitLines } from "../../ndjson/line-splitter.js";
+import type { Reject } from "../../ndjson/rejects.js";
+import { windows } from "../../ndjson/windows.js";
+import { KINDS, type ImportKind } from "./import-kinds.js";
+import { ImportLedger, type ImportCounts, type ImportProgress } from "./import-ledger.js";
+import { setUpImport, type ImportOptions } from "./import-setup.js";
+import { WindowWork, prepareWindow } from "./window-work.js";
+
+export type { ImportCounts, ImportProgress };
+
+/** What an import did. */
+export interface ImportResult {
+  counts: ImportCounts;
+  seconds: number;
+  /** Every line was read and committed. */
+  complete: boolean;
+  /** Set when --max-errors stopped the import. */
+  stoppedAt?: number;
+  /** A request that failed as a whole, and the first line it held. */
+  failure?: { error: unknown; line: number; doneThrough: number };
+  /** Contexts written to; undefined when unknown (deletes, resumed imports): drain all. */
+  touched: Set<string> | undefined;
+  rejectsPath: string | undefined;
+  /** The first few rejects, to show on the terminal. */
+  firstRejects: Reject[];
+}
+
+/** How long a batch waits for its own earlier attempt (still running on the server) before giving up. */
+const IN_PROGRESS_RETRIES = 40;
+
+async function send(service: DdsService, kind: ImportKind, batch: Batch): Promise<{ res: BulkResponse; sentAt: string }> {
+  const items = batch.lines.map((l) => l.item);
+  for (let attempt = 0; ; attempt++) {
+    const sentAt = new Date().toISOString();
+    try {
+      return { res: await KINDS[kind].send(service, items, { idempotencyKey: batch.key }), sentAt };
+    } catch (err) {
+      // A killed earlier run's request may still be running on the server under this key.
+      if (!(err instanceof DdsError && err.code === "idempotency_in_progress") || attempt >= IN_PROGRESS_RETRIES) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+/**
+ * Streams the input through the import: windows of 100 lines are classified, sent in
+ * batches (up to `concurrency` in flight, file order kept per context), and committed in
+ * order: their rejects appended, then the checkpoint moved past them.
+ */
+export async function runImport(service: DdsService, opts: ImportOptions, showProgress?: (totalBytes: number | undefined) => ImportProgress | undefined): Promise<ImportResult> {
+  const started = performance.now();
+  const spec = KINDS[opts.kind];
+  const start = await setUpImport(service, opts);
+  const { rejects, classifier, skipUntil, expected } = start;
+  const progress = showProgress?.(start.size);
+  const ledger = new ImportLedger(opts, start, rejects, progress, spec.contextOf !== undefined);
+  const queue: WindowWork[] = [];
+  const dispatcher = new Dispatcher(opts.concurrency);
+  let failure: ImportResult["failure"];
+  // Windows finish out of order when several are in flight; they commit in file order.
+  const flush = () => {
+    while (queue.length > 0 && queue[0].remaining === 0 && !queue[0].failed) ledger.commit(queue.shift()!);
+  };
+  const halted = () => failure !== undefined || ledger.overErrorLimit;
+
+  const source = opts.input === "-" ? process.stdin : createReadStream(opts.input, { highWaterMark: 1024 * 1024 });
+  let reachedEnd = true;
+  try {
+    for await (const win of windows(splitLines(source, { maxLineBytes: opts.maxLineBytes }))) {
+      if (win.first <= skipUntil && win.last > skipUntil) {
+        throw errors.usage(`checkpoint ${opts.checkpoint} does not end on a batch boundary; delete it to import from the start`);
+      }
+      if (win.last <= skipUntil) {
+        if (win.last === skipUntil && (win.digest.sha256 !== expected?.sha256 || win.digest.bytes !== expected.bytes)) {
+          throw errors.usage(`the input's first ${skipUntil} lines differ from those the checkpoint ${opts.checkpoint} recorded; delete it (or drop --resume) to import from the start`);
+        }
+        ledger.skip(win.lines.length, win.digest.bytes);
+        continue;
+      }
+      // Later windows may finish while an earlier one is still in flight; they wait in the
+      // queue to commit in order. Bounding the queue bounds memory behind a slow request.
+      while (queue.length >= opts.concurrency * 2 && !halted()) await dispatcher.settled();
+      const work = await prepareWindow(win, opts.kind, classifier, opts.maxLineBytes, opts.dryRun);
+      queue.push(work);
+      for (const batch of work.batches) {
+        await dispatcher.slot(batch.orderKeys);
+        // Waiting for the slot let earlier batches finish: one may have stopped the import.
+        if (halted()) break;
+        // Recording and committing happen inside the task, so once `slot` lets the next
+        // batch go, everything before it is counted.
+        void dispatcher.run(batch.orderKeys, async () => {
+          try {
+            const { res, sentAt } = await send(service, opts.kind, batch);
+            work.record(spec, batch, res, sentAt);
+          } catch (error) {
+            work.failed = true;
+            failure ??= { error, line: batch.lines[0].no, doneThrough: 0 };
+          } finally {
+            work.remaining--;
+            try {
+              flush();
+            } catch (error) {
+              // Writing the rejects or the checkpoint failed (a full disk): stop here.
+              failure ??= { error, line: batch.lines[0].no, doneThrough: 0 };
+            }
+          }
+        });
+      }
+      flush();
+      if (halted()) {
+        reachedEnd = false;
+        break;
+      }
+    }
+    await dispatcher.idle();
+    flush();
+  } finally {
+    if (source !== process.stdin) source.destroy();
+    rejects.close();
+    progress?.stop();
+  }
+  const complete = reachedEnd && !failure;
+  ledger.finish(complete);
+  if (failure) failure.doneThrough = ledger.lastCommitted;
+  return {
+    counts: ledger.counts,
+    seconds: (performance.now() - started) / 1000,
+    complete,
+    stoppedAt: ledger.overErrorLimit && !reachedEnd ? ledger.lastCommitted : undefined,
+    failure,
+    touched: ledger.touched,
+    rejectsPath: rejects.path,
+    firstRejects: ledger.firstRejects,
+  };
+}

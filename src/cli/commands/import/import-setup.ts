@@ -1,0 +1,69 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { DdsService } from "../../../contract/service.js";
+import { fingerprint, readCheckpoint, verifyCheckpoint, type Checkpoint } from "../../ndjson/checkpoint.js";
+import { RejectsWriter } from "../../ndjson/rejects.js";
+import { KINDS, type ImportKind } from "./import-kinds.js";
+import { LineClassifier } from "./line-items.js";
+import { References } from "./references.js";
+
+/** Everything an import run needs to know (the command turns flags into this). */
+export interface ImportOptions {
+  kind: ImportKind;
+  /** A path, or `-` for stdin. */
+  input: string;
+  /** Where rejects go; undefined only for a dry run not asked to write them. */
+  rejects: string | undefined;
+  /** Where the checkpoint goes; undefined: no checkpoint (stdin without --checkpoint, dry runs). */
+  checkpoint: string | undefined;
+  resume: boolean;
+  maxErrors: number | undefined;
+  dryRun: boolean;
+  createContexts: boolean;
+  concurrency: number;
+  maxLineBytes: number;
+}
+
+/** The state an import starts from. */
+export interface ImportStart {
+  rejects: RejectsWriter;
+  classifier: LineClassifier;
+  /** Lines the checkpoint says are done (0 without --resume). */
+  skipUntil: number;
+  /** The checkpoint's hash of those lines, re-checked while streaming past them. */
+  expected: { sha256: string; bytes: number } | undefined;
+  /** The fields every checkpoint of this run shares. */
+  checkpointBase: Pick<Checkpoint, "version" | "kind" | "input">;
+  /** Size of the input file in bytes (undefined for stdin), for the progress bar. */
+  size: number | undefined;
+}
+
+/**
+ * Reads the checkpoint (with --resume) and checks it belongs to this input, opens the
+ * rejects file (continued from the checkpoint, or fresh), and builds the line reader.
+ */
+export async function setUpImport(service: DdsService, opts: ImportOptions): Promise<ImportStart> {
+  // Only a regular file can be fingerprinted: reading a pipe's head would consume it.
+  const fp = opts.input !== "-" && statSync(opts.input).isFile() ? fingerprint(opts.input) : undefined;
+  const cp = opts.resume && opts.checkpoint ? readCheckpoint(opts.checkpoint) : undefined;
+  if (cp) verifyCheckpoint(cp, opts.kind, fp, opts.checkpoint!);
+  const sameRejects = cp?.rejects && opts.rejects !== undefined && resolve(cp.rejects.path) === resolve(opts.rejects);
+  const rejects = sameRejects ? RejectsWriter.resume(opts.rejects!, cp!.rejects!.bytes) : RejectsWriter.fresh(opts.rejects);
+  const spec = KINDS[opts.kind];
+  const refs = opts.kind === "contributions" ? await References.load(service, { createContexts: opts.createContexts, dryRun: opts.dryRun }) : undefined;
+  let dryRun: ConstructorParameters<typeof LineClassifier>[2];
+  if (opts.dryRun) {
+    // zod and the schemas load only for a dry run: a real run lets the service validate.
+    const schemas = await import("../../../contract/schemas/index.js");
+    const { parseBody } = await import("../../../contract/parse.js");
+    dryRun = { schema: schemas[spec.schema], parse: parseBody };
+  }
+  return {
+    rejects,
+    classifier: new LineClassifier(spec, refs, dryRun),
+    skipUntil: cp?.lastCompletedLine ?? 0,
+    expected: cp ? { sha256: cp.prefixSha256, bytes: cp.bytes } : undefined,
+    checkpointBase: { version: 1, kind: opts.kind, input: fp ? { path: resolve(opts.input), ...fp } : { path: "-" } },
+    size: fp?.size,
+  };
+}

@@ -1,0 +1,75 @@
+import { problemText } from "../../render/bulk.js";
+import type { Output } from "../../output.js";
+import type { KindSpec } from "./import-kinds.js";
+import type { ImportResult } from "./import-run.js";
+
+/**
+ * The `--json` summary of an import. `created` counts items this run applied (contributions
+ * created, records updated or deleted); `replayed` those an earlier run of the same lines
+ * had applied, answered from the service's idempotency store and applied nothing;
+ * `superseded` the created contributions that superseded an earlier one from the same
+ * source. lines = created + replayed + failed + skipped.
+ */
+export interface ImportSummary {
+  lines: number;
+  created: number;
+  replayed: number;
+  superseded: number;
+  failed: number;
+  skipped: number;
+  batches: number;
+  seconds: number;
+  /** Lines per second. */
+  rate: number;
+  complete: boolean;
+  rejects: string | null;
+  /** Only on a dry run: lines that passed every local check. */
+  dryRun?: true;
+  valid?: number;
+}
+
+/** Builds the summary object of a result. */
+export function summaryOf(result: ImportResult, dryRun: boolean): ImportSummary {
+  const c = result.counts;
+  const seconds = Math.round(result.seconds * 1000) / 1000;
+  const summary: ImportSummary = {
+    lines: c.lines,
+    created: c.created,
+    replayed: c.replayed,
+    superseded: c.superseded,
+    failed: c.failed,
+    skipped: c.skipped,
+    batches: c.batches,
+    seconds,
+    rate: Math.round(c.lines / Math.max(result.seconds, 0.001)),
+    complete: result.complete,
+    rejects: c.failed > 0 && result.rejectsPath ? result.rejectsPath : null,
+  };
+  if (dryRun) Object.assign(summary, { dryRun: true, valid: c.valid });
+  return summary;
+}
+
+/** Prints the summary (table or --json) on stdout and the first failures on stderr. */
+export function renderSummary(out: Output, result: ImportResult, spec: KindSpec, dryRun: boolean): void {
+  const s = summaryOf(result, dryRun);
+  if (out.options.json) out.json(s);
+  else {
+    const rows: [string, unknown][] = [["lines", s.lines]];
+    if (dryRun) rows.push(["valid", s.valid]);
+    else {
+      rows.push([spec.verb, s.created], ["replayed", s.replayed]);
+      if (spec.verb === "created") rows.push(["superseded", s.superseded]);
+    }
+    rows.push(["failed", s.failed > 0 ? out.c.red(String(s.failed)) : 0], ["skipped", s.skipped]);
+    if (!dryRun) rows.push(["batches", s.batches]);
+    rows.push(["elapsed", `${s.seconds.toFixed(2)} s`], ["rate", `${s.rate.toLocaleString("en-US")} lines/s`]);
+    if (s.rejects) rows.push(["rejects", s.rejects]);
+    out.fields(rows);
+  }
+  for (const r of result.firstRejects) out.info(out.c.dim(`  line ${r.line}: ${problemText(r.error)}`));
+  if (s.failed > result.firstRejects.length) out.info(out.c.dim(`  … ${s.failed - result.firstRejects.length} more${s.rejects ? ` in ${s.rejects}` : ""}`));
+  if (s.failed > 0) out.warn(`${s.failed} line(s) ${dryRun ? "would fail" : "failed"}${s.rejects ? `; see ${s.rejects} (one {line, error, input} per line)` : ""}`);
+  if (result.stoppedAt !== undefined) {
+    out.warn(`stopped after line ${result.stoppedAt}: more lines failed than --max-errors allows; fix them and rerun${dryRun ? "" : " (--resume continues after that line)"}`);
+  }
+}

@@ -1,0 +1,63 @@
+import type { z } from "zod";
+import type { Problem } from "../../../contract/errors.js";
+import type { KindSpec } from "./import-kinds.js";
+import { parseLine, problemOf, type LineObject } from "./line-parse.js";
+import type { References } from "./references.js";
+
+/** What became of one line: skipped (blank, another kind), rejected, or an item to send. */
+export type Classified = { skip: true } | { problem: Problem } | { item: LineObject };
+
+const SKIP: Classified = { skip: true };
+
+/**
+ * Reads lines into bulk items for one import kind. A real run checks only what it must
+ * (JSON, an object, resolvable names) and lets the service validate the rest, per item;
+ * a dry run also checks the item's shape with the contract's schema and that its model
+ * and context accept evidence, since nothing will be sent.
+ */
+export class LineClassifier {
+  constructor(
+    private readonly spec: KindSpec,
+    private readonly refs: References | undefined,
+    private readonly dryRun: { schema: z.ZodType; parse: (schema: z.ZodType, body: unknown, what: string) => unknown } | undefined,
+  ) {}
+
+  /** Classifies a line; synchronous unless a name needs a lookup. */
+  classify(text: string): Classified | Promise<Classified> {
+    if (text.trim() === "") return SKIP;
+    const parsed = parseLine(text);
+    if (!parsed.ok) return { problem: parsed.problem };
+    const obj = parsed.value;
+    if (Object.hasOwn(obj, "kind")) {
+      if (this.spec.lineKind === undefined || obj.kind !== this.spec.lineKind) {
+        if (obj.kind === "Context") this.refs?.rememberContext(obj);
+        return SKIP;
+      }
+      delete obj.kind;
+    }
+    if (!this.refs) return this.finish(obj, undefined);
+    const resolved = this.refs.resolve(obj);
+    return resolved instanceof Promise ? resolved.then((p) => this.finish(obj, p)) : this.finish(obj, resolved);
+  }
+
+  /** The order key of an item (see Dispatcher). */
+  orderKey(item: LineObject): string | undefined {
+    return this.spec.orderKey(item);
+  }
+
+  private finish(obj: LineObject, problem: Problem | undefined): Classified | Promise<Classified> {
+    if (problem) return { problem };
+    return this.dryRun ? this.check(obj) : { item: obj };
+  }
+
+  private async check(obj: LineObject): Promise<Classified> {
+    const { schema, parse } = this.dryRun!;
+    try {
+      parse(schema, obj, this.spec.schema === "ContributionCreate" ? "contribution" : "item");
+    } catch (err) {
+      return { problem: problemOf(err) };
+    }
+    const problem = await this.refs?.check(obj);
+    return problem ? { problem } : { item: obj };
+  }
+}

@@ -1,0 +1,69 @@
+import { closeSync, existsSync, openSync, statSync, truncateSync, unlinkSync, writeSync } from "node:fs";
+import type { Problem } from "../../contract/errors.js";
+
+/**
+ * One failed input line, written as one NDJSON line of the rejects file:
+ * `{"line": 7, "error": {<problem>}, "input": "<the line, verbatim>"}`. An over-long line
+ * keeps only its first 1 KiB in `input` and says so with `"truncated": true`.
+ */
+export interface Reject {
+  line: number;
+  error: Problem;
+  input: string;
+  truncated?: true;
+}
+
+/**
+ * The rejects file, opened on the first reject so a clean import leaves no file behind.
+ * Rejects arrive in line order (a batch's are written when it completes, in order), so
+ * the file is identical however the import was interrupted and resumed. Without a path
+ * (a dry run not asked to write one) it only counts.
+ */
+export class RejectsWriter {
+  private fd: number | undefined;
+  /** Bytes in the file: recorded in the checkpoint so a resume can cut what followed. */
+  bytes = 0;
+  count = 0;
+
+  private constructor(readonly path: string | undefined) {}
+
+  /** A fresh rejects file: any previous one at `path` is removed. */
+  static fresh(path: string | undefined): RejectsWriter {
+    if (path !== undefined && existsSync(path)) unlinkSync(path);
+    return new RejectsWriter(path);
+  }
+
+  /**
+   * Continues a rejects file from a checkpoint: lines written after the checkpoint (by a
+   * run that then died) are cut, because the resumed run writes them again.
+   */
+  static resume(path: string, bytes: number): RejectsWriter {
+    const w = new RejectsWriter(path);
+    if (existsSync(path) && statSync(path).size >= bytes) {
+      truncateSync(path, bytes);
+      w.bytes = bytes;
+      if (bytes > 0) w.fd = openSync(path, "a");
+    } else if (existsSync(path)) {
+      // Shorter than the checkpoint says: not the file it wrote; start it again.
+      unlinkSync(path);
+    }
+    return w;
+  }
+
+  /** Appends rejects (already in line order). */
+  write(rejects: Reject[]): void {
+    this.count += rejects.length;
+    if (rejects.length === 0 || this.path === undefined) return;
+    this.fd ??= openSync(this.path, "w");
+    const text = rejects.map((r) => `${JSON.stringify(r)}\n`).join("");
+    const buf = Buffer.from(text);
+    let done = 0;
+    while (done < buf.length) done += writeSync(this.fd, buf, done);
+    this.bytes += buf.length;
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}

@@ -1,0 +1,109 @@
+// Issue 4: the HTTP layer's cost. Bare node:http hello-world vs GET /v1/contexts/{id} vs
+// POST /v1/contributions/bulk (100 items), each server in its own process, load from
+// autocannon on loopback; then remote bulk ingest through the HTTP client vs local ingest.
+import autocannon from "autocannon";
+import { execa } from "execa";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { createHttpClient } from "../../dist/client/index.js";
+import { createLocalEngine } from "../../dist/engine/local-engine.js";
+import { MODELS, contributions } from "./workload.mjs";
+
+const BIN = resolve(import.meta.dirname, "../../bin/ddsctl");
+const DURATION = 8;
+
+async function start(args, pattern) {
+  const child = execa("node", args, { reject: false, env: { NO_COLOR: "1" } });
+  const url = await new Promise((ok, fail) => {
+    let seen = "";
+    const timer = setTimeout(() => fail(new Error(`server did not start: ${seen}`)), 30_000);
+    const onData = (chunk) => {
+      seen += chunk.toString();
+      const m = pattern.exec(seen);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[1]);
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+  });
+  return { url, stop: async () => (child.kill("SIGTERM"), await child) };
+}
+
+const load = (opts) => autocannon({ connections: 16, duration: DURATION, ...opts });
+
+async function setupModels(service) {
+  const ids = {};
+  for (const m of MODELS) {
+    const created = await service.createModel(m);
+    await service.setModelStatus(created.modelId, "active");
+    ids[m.name] = created.modelId;
+  }
+  return ids;
+}
+
+/** Runs the HTTP benchmarks; returns result rows and ratios. */
+export async function runHttpBench({ rows = 20000, contexts = 200 } = {}) {
+  const out = [];
+  const bare = await start(["-e", "const s=require('http').createServer((q,r)=>r.end('hello')).listen(0,'127.0.0.1',()=>console.log('listening on http://127.0.0.1:'+s.address().port))"], /listening on (http:\S+)/);
+  const hello = await load({ url: bare.url });
+  await bare.stop();
+  out.push({ name: "bare node:http hello-world", rows: hello.requests.total, seconds: hello.duration });
+
+  const dir = mkdtempSync(join(tmpdir(), "bench-http-"));
+  const db = join(dir, "dds.db");
+  const { token } = JSON.parse(execFileSync("node", [BIN, "tokens", "create", "--workspace", "default", "--scope", "admin", "--json", "--quiet", "--local", db], { encoding: "utf8" }));
+  const server = await start([BIN, "serve", "--port", "0", "--quiet", "--local", db], /listening on (http:\S+)/);
+  const base = server.url.replace(/\/v1\/?$/, "/v1");
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const client = createHttpClient({ baseUrl: base, token });
+  const modelIds = await setupModels(client);
+  const contextIds = [];
+  for (let i = 0; i < contexts; i++) contextIds.push((await client.createContext({ name: `case-${i}` })).contextId);
+
+  const get = await load({ url: `${base}/contexts/${contextIds[0]}`, headers });
+  out.push({ name: "GET /v1/contexts/{id} (ddsctl serve)", rows: get.requests.total, seconds: get.duration });
+  if (get.non2xx) throw new Error(`GET answered ${get.non2xx} non-2xx`);
+
+  const batch = [...contributions(100, [contextIds[1]], modelIds)];
+  const bulk = await load({ url: `${base}/contributions/bulk`, method: "POST", headers, body: JSON.stringify({ items: batch }), connections: 4 });
+  if (bulk.non2xx) throw new Error(`bulk answered ${bulk.non2xx} non-2xx`);
+  out.push({ name: "POST /v1/contributions/bulk, 100 items (rows = items)", rows: bulk.requests.total * 100, seconds: bulk.duration });
+
+  // Remote ingest through the HTTP client, 4 requests in flight, vs local ingest in-process.
+  const items = [...contributions(rows, contextIds.slice(2), modelIds)];
+  const batches = [];
+  for (let i = 0; i < items.length; i += 100) batches.push({ items: items.slice(i, i + 100) });
+  let t0 = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < batches.length) await client.bulkCreateContributions(batches[next++]);
+    }),
+  );
+  const remoteSeconds = (performance.now() - t0) / 1000;
+  out.push({ name: "remote ingest: HTTP client, 4 bulk requests in flight", rows: items.length, seconds: remoteSeconds });
+  await client.close();
+  await server.stop();
+
+  const local = createLocalEngine({ db: join(dir, "local.db") });
+  const localModels = await setupModels(local);
+  const localContexts = [];
+  for (let i = 0; i < contexts; i++) localContexts.push((await local.createContext({ name: `case-${i}` })).contextId);
+  const localItems = [...contributions(rows, localContexts.slice(2), localModels)];
+  t0 = performance.now();
+  for (let i = 0; i < localItems.length; i += 100) await local.bulkCreateContributions({ items: localItems.slice(i, i + 100) });
+  const localSeconds = (performance.now() - t0) / 1000;
+  out.push({ name: "local ingest: in-process engine, same rows", rows: localItems.length, seconds: localSeconds });
+  await local.close();
+  rmSync(dir, { recursive: true, force: true });
+
+  const rate = (name) => { const r = out.find((x) => x.name.startsWith(name)); return r.rows / r.seconds; };
+  out.push({ name: "GET /v1/contexts/{id} vs bare node:http requests/s", ratio: rate("GET") / rate("bare"), target: ">= 0.50", targetValue: 0.5 });
+  out.push({ name: "remote bulk ingest vs local ingest rows/s", ratio: rate("remote ingest") / rate("local ingest"), target: ">= 0.60", targetValue: 0.6 });
+  return out;
+}

@@ -1,0 +1,95 @@
+import { appendFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ddsctl, sandbox, type Sandbox } from "../../helpers/cli.js";
+import { contribution, setupModels, snapshot, writeLines, type Summary } from "./support.js";
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = sandbox();
+  await setupModels(box);
+});
+afterEach(() => box.cleanup());
+
+/** 250 lines over 5 contexts: loans, applicants, a superseding repeat, and two bad lines. */
+function caseLines(): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i < 250; i++) {
+    const ctx = `case-${i % 5}`;
+    if (i === 17 || i === 180) lines.push(`{"broken": ${i}`);
+    else if (i % 3 === 0) lines.push(contribution(ctx, "Loan", `form-${i % 4}`, { amount: 100_000 + i }));
+    else lines.push(contribution(ctx, "Applicant", `form-${i % 4}`, { applicantId: `a${i % 2}`, name: `Applicant ${i}` }));
+  }
+  return lines;
+}
+
+describe("rerunning an import", () => {
+  it("creates nothing the second time: every applied line is reported as replayed", async () => {
+    const file = writeLines(box, "case.ndjson", caseLines());
+    const first = await ddsctl(box, ["import", "contributions", file, "--create-contexts", "--json"]);
+    expect(first.exitCode, first.stderr).toBe(3);
+    const s1 = first.json<Summary>();
+    expect(s1).toMatchObject({ lines: 250, created: 248, replayed: 0, failed: 2, skipped: 0, batches: 3, complete: true });
+    expect(s1.superseded).toBeGreaterThan(0);
+    const before = await snapshot(box);
+    const rejects = readFileSync(`${file}.rejects.ndjson`, "utf8");
+
+    const second = await ddsctl(box, ["import", "contributions", file, "--create-contexts", "--json"]);
+    expect(second.exitCode, second.stderr).toBe(3);
+    expect(second.json<Summary>()).toMatchObject({ lines: 250, created: 0, replayed: 248, superseded: 0, failed: 2, batches: 3 });
+    expect(await snapshot(box)).toEqual(before);
+    expect(before.contexts).toEqual(["case-0", "case-1", "case-2", "case-3", "case-4"]);
+    expect(before.contributions.accepted + before.contributions.superseded).toBe(248);
+    expect(readFileSync(`${file}.rejects.ndjson`, "utf8")).toBe(rejects);
+  });
+
+  it("reads stdin, with rejects in ./import.rejects.ndjson, and is idempotent there too", async () => {
+    const input = `${caseLines().slice(0, 120).join("\n")}\n`;
+    const first = await ddsctl(box, ["import", "contributions", "-", "--create-contexts", "--json"], { input });
+    expect(first.exitCode, first.stderr).toBe(3);
+    expect(first.json<Summary>()).toMatchObject({ lines: 120, created: 119, failed: 1, rejects: "import.rejects.ndjson" });
+    expect(readFileSync(join(box.dir, "import.rejects.ndjson"), "utf8")).toContain('"line":18');
+    const again = await ddsctl(box, ["import", "contributions", "-", "--create-contexts", "--json"], { input });
+    expect(again.json<Summary>()).toMatchObject({ created: 0, replayed: 119 });
+    const resume = await ddsctl(box, ["import", "contributions", "-", "--resume"], { input });
+    expect(resume.exitCode).toBe(2);
+    expect(resume.stderr).toMatch(/--resume on stdin or a pipe needs --checkpoint/);
+  });
+});
+
+describe("--resume", () => {
+  it("skips what the checkpoint records as done and refuses a checkpoint of another file or kind", async () => {
+    const file = writeLines(box, "case.ndjson", caseLines());
+    expect((await ddsctl(box, ["import", "contributions", file, "--create-contexts", "--no-wait"])).exitCode).toBe(3);
+    const cp = JSON.parse(readFileSync(`${file}.checkpoint.json`, "utf8"));
+    expect(cp).toMatchObject({ version: 1, kind: "contributions", lastCompletedLine: 250, complete: true, rejects: { path: `${file}.rejects.ndjson` } });
+    expect(cp.input).toMatchObject({ path: file, size: readFileSync(file).length, headSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(cp.bytes).toBe(cp.input.size);
+
+    const resumed = await ddsctl(box, ["import", "contributions", file, "--resume", "--json", "--no-wait"]);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.json<Summary>()).toMatchObject({ lines: 250, skipped: 250, created: 0, replayed: 0, batches: 0 });
+
+    const otherKind = await ddsctl(box, ["import", "records-update", file, "--resume"]);
+    expect(otherKind.exitCode).toBe(2);
+    expect(otherKind.stderr).toMatch(/checkpoint .* is for "import contributions"/);
+
+    appendFileSync(file, `${contribution("case-0", "Loan", "late", { amount: 5000 })}\n`);
+    const changed = await ddsctl(box, ["import", "contributions", file, "--resume"]);
+    expect(changed.exitCode).toBe(2);
+    expect(changed.stderr).toMatch(/the input changed since checkpoint/);
+  });
+
+  it("with stdin and --checkpoint, verifies the skipped lines by their hash", async () => {
+    const lines = caseLines();
+    const input = `${lines.join("\n")}\n`;
+    const cpPath = join(box.dir, "stdin.checkpoint.json");
+    expect((await ddsctl(box, ["import", "contributions", "-", "--create-contexts", "--checkpoint", cpPath, "--no-wait"], { input })).exitCode).toBe(3);
+    const same = await ddsctl(box, ["import", "contributions", "-", "--resume", "--checkpoint", cpPath, "--json", "--no-wait"], { input });
+    expect(same.json<Summary>()).toMatchObject({ skipped: 250, created: 0 });
+    const edited = `${[lines[0].replace("case-0", "case-7"), ...lines.slice(1)].join("\n")}\n`;
+    const r = await ddsctl(box, ["import", "contributions", "-", "--resume", "--checkpoint", cpPath], { input: edited });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/first 250 lines differ from those the checkpoint/);
+  });
+});
