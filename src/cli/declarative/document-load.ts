@@ -5,7 +5,14 @@ import { DdsError, type ProblemDetail } from "../../contract/errors.js";
 import { zodProblems } from "../../contract/parse.js";
 import { DOCUMENT_SCHEMAS, type AnyDocument, type DocumentKind, type LoadedDocument } from "./document-schema.js";
 
-const EXTENSIONS = new Set([".json", ".yaml", ".yml"]);
+const EXTENSIONS = new Set([".json", ".yaml", ".yml", ".ndjson"]);
+
+/**
+ * Kinds that `ddsctl export` writes beside the declarative ones. In an NDJSON file they are
+ * skipped here (contributions load with `ddsctl import contributions`; records and
+ * evaluations are read-only), so one export file feeds both commands.
+ */
+const EXPORT_ONLY_KINDS = new Set(["Contribution", "Record", "Evaluation"]);
 
 /** A usage error (exit 2) listing every problem; nothing has been written yet. */
 function documentError(problems: ProblemDetail[]): DdsError {
@@ -16,7 +23,7 @@ function documentError(problems: ProblemDetail[]): DdsError {
   return e;
 }
 
-/** Every *.json, *.yaml and *.yml below `dir`, recursively, in sorted path order; dot-entries (.git, editor files) skipped. */
+/** Every *.json, *.ndjson, *.yaml and *.yml below `dir`, recursively, in sorted path order; dot-entries (.git, editor files) skipped. */
 function listFiles(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir).sort()) {
@@ -30,6 +37,21 @@ function listFiles(dir: string): string[] {
 
 /** The raw documents of one file: a JSON object or array, or YAML documents split on `---`. */
 function rawDocuments(path: string, text: string, problems: ProblemDetail[]): unknown[] {
+  if (extname(path).toLowerCase() === ".ndjson") {
+    const out: unknown[] = [];
+    text.split("\n").forEach((line, i) => {
+      if (line.trim() === "") return;
+      try {
+        const value: unknown = JSON.parse(line);
+        const kind = value !== null && typeof value === "object" ? (value as { kind?: unknown }).kind : undefined;
+        if (typeof kind === "string" && EXPORT_ONLY_KINDS.has(kind)) return;
+        out.push(value);
+      } catch (err) {
+        problems.push({ path: `${path}: line ${i + 1}`, message: `not valid JSON: ${(err as Error).message}` });
+      }
+    });
+    return out;
+  }
   if (extname(path).toLowerCase() === ".json") {
     try {
       const value: unknown = JSON.parse(text);

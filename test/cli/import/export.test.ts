@@ -95,4 +95,21 @@ describe("export", () => {
     const ctx = (await ddsctl(target, ["contexts", "list", "--filter", "name=case-1", "--json"])).json().data[0];
     expect(ctx.type).toBe("mortgage");
   });
+
+  it("replays through apply + import: `apply -f case.ndjson` creates the models, rules and contexts, import the evidence", async () => {
+    const third = sandbox();
+    try {
+      const file = join(source.dir, "case.export.ndjson");
+      const applied = await ddsctl(third, ["apply", "-f", file, "--json"]);
+      expect(applied.exitCode, applied.stderr).toBe(0);
+      const again = await ddsctl(third, ["apply", "-f", file, "--diff"]);
+      expect(again.exitCode, again.stderr).toBe(0);
+      const r = await ddsctl(third, ["import", "contributions", file, "--json"]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.json()).toMatchObject({ created: 14, failed: 0 });
+      expect((await snapshot(third)).records).toEqual((await snapshot(source)).records);
+    } finally {
+      third.cleanup();
+    }
+  });
 });
