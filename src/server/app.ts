@@ -45,7 +45,9 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   const app = new OpenAPIHono<ServerEnv>();
   const auth = createAuthenticator(options.store);
   const engines = createEngineCache(options.store);
-  const idem = idempotency(createIdempotencyRepo(options.store), options.idempotency);
+  const keys = createIdempotencyRepo(options.store);
+  const idem = idempotency(keys, options.idempotency);
+  const idemKeyedWrite = idempotency(keys, options.idempotency, true);
   app.use("*", accessLog(options.activity, options.log));
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   let doc: object | undefined;
@@ -54,7 +56,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
     declareRoute(app, route);
     const path = `/v1${route.path.replace(/\{([^}]+)\}/g, ":$1")}`;
     const chain = [requireToken(route, auth, engines), readBody(route, options.maxBodyBytes)];
-    if (route.method !== "GET") chain.push(idem);
+    if (route.method !== "GET") chain.push(route.writeOptions ? idemKeyedWrite : idem);
     app.on([route.method], [path], ...chain, routeHandler(route));
   }
   app.notFound(notFound);

@@ -37,9 +37,10 @@ async function snapshot(c: Context<ServerEnv>): Promise<StoredResponse> {
  * The Idempotency-Key rules of SPEC.md §2 for write requests: the first request with a
  * key runs and its status, body and Location are kept for 24 h; a repeat (whatever its
  * body) gets that response again with `Idempotent-Replayed: true`; a repeat while the
- * first still runs is 409; a 5xx is not kept, so a retry runs again.
+ * first still runs is 409; a 5xx is not kept, so a retry runs again. With `engineStores`
+ * (routes whose engine call takes the key), a success is left as the engine stored it.
  */
-export function idempotency(repo: IdempotencyRepo, options: IdempotencyOptions = {}): MiddlewareHandler<ServerEnv> {
+export function idempotency(repo: IdempotencyRepo, options: IdempotencyOptions = {}, engineStores = false): MiddlewareHandler<ServerEnv> {
   const ttlMs = options.ttlMs ?? DAY_MS;
   const abandonMs = options.abandonMs ?? 60_000;
   return async (c, next) => {
@@ -60,6 +61,9 @@ export function idempotency(repo: IdempotencyRepo, options: IdempotencyOptions =
       throw err;
     }
     if (c.res.status >= 500) repo.release(workspace, key);
+    // Keyed bulk writes: the engine already stored this very answer in the batch's own
+    // transaction; storing it again would only copy ~50 KB per request.
+    else if (engineStores && c.res.status < 300) return;
     else repo.finish(workspace, key, await snapshot(c));
   };
 }
