@@ -4,6 +4,8 @@ export interface FormatValueOptions {
   maxItems?: number;
   /** Characters of a string shown before it is cut with `…`; default 80. */
   maxLength?: number;
+  /** How the count of what was cut is written; default `… (N more)`. */
+  moreLabel?: (n: number) => string;
 }
 
 /**
@@ -13,7 +15,8 @@ export interface FormatValueOptions {
 export function formatValue(value: unknown, options: FormatValueOptions = {}): string {
   const maxItems = options.maxItems ?? 5;
   const maxLength = options.maxLength ?? 80;
-  const more = (n: number) => (n > 0 ? [`… (${n} more)`] : []);
+  const label = options.moreLabel ?? ((n: number) => `… (${n} more)`);
+  const more = (n: number) => (n > 0 ? [label(n)] : []);
   const fmt = (v: unknown): string => {
     if (v === undefined) return "undefined";
     if (typeof v === "string") return JSON.stringify(v.length > maxLength ? `${v.slice(0, maxLength)}…` : v);
