@@ -1,3 +1,4 @@
+import type { ImportCounts } from "./import-ledger.js";
 import { problemText } from "../../render/bulk.js";
 import type { Output } from "../../output.js";
 import type { KindSpec } from "./import-kinds.js";
@@ -10,14 +11,7 @@ import type { ImportResult } from "./import-run.js";
  * `superseded` the created contributions that superseded an earlier one from the same
  * source. lines = created + replayed + failed + skipped.
  */
-export interface ImportSummary {
-  lines: number;
-  created: number;
-  replayed: number;
-  superseded: number;
-  failed: number;
-  skipped: number;
-  batches: number;
+export interface ImportSummary extends Omit<ImportCounts, "valid"> {
   seconds: number;
   /** Lines per second. */
   rate: number;
