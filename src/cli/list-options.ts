@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { errors } from "../contract/errors.js";
 import { FILTER_OPS, parseLimit, parseSort, type FilterClause, type FilterOp, type ListQuery } from "../contract/list-query.js";
 import type { Page } from "../contract/schemas/index.js";
+import type { Column, Output } from "./output.js";
 
 const SYMBOLS: [string, FilterOp][] = [
   [">=", "gte"],
@@ -76,4 +77,20 @@ export async function collectPages<T>(flags: ListFlags, query: ListQuery, fetch:
     data.push(...page.data);
   }
   return { data, nextCursor: null, hasNextPage: false };
+}
+
+/**
+ * Prints one list result: the REST body as is with --json, else a table of `rows` and, when
+ * more pages exist, how to fetch them. Columns are built only for the table, so a list
+ * whose columns need an extra lookup (model names) costs nothing more under --json.
+ */
+export async function renderPage<T>(
+  out: Output,
+  body: { nextCursor: string | null; hasNextPage: boolean },
+  rows: T[],
+  columns: () => Column<T>[] | Promise<Column<T>[]>,
+): Promise<void> {
+  if (out.options.json) return out.json(body);
+  await out.table(rows, await columns());
+  if (body.hasNextPage) out.info(out.c.dim(`more: --cursor ${body.nextCursor} (or --all)`));
 }

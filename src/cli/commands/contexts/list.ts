@@ -1,5 +1,5 @@
 import { defineCommand } from "../../command.js";
-import { collectPages, listQueryFrom, withListOptions, type ListFlags } from "../../list-options.js";
+import { collectPages, listQueryFrom, withListOptions, renderPage, type ListFlags } from "../../list-options.js";
 import { contextColumns } from "../../render/contexts.js";
 
 /** `ddsctl contexts list`. */
@@ -11,8 +11,6 @@ export default defineCommand({
   async run(ctx, _args, flags) {
     const service = await ctx.service();
     const page = await collectPages(flags as ListFlags, listQueryFrom(flags as ListFlags), (q) => service.listContexts(q));
-    if (ctx.out.options.json) return ctx.out.json(page);
-    await ctx.out.table(page.data, contextColumns(ctx.out));
-    if (page.hasNextPage) ctx.out.info(ctx.out.c.dim(`more: --cursor ${page.nextCursor} (or --all)`));
+    await renderPage(ctx.out, page, page.data, () => contextColumns(ctx.out));
   },
 });

@@ -1,6 +1,6 @@
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../command.js";
-import { collectPages, listQueryFrom, withListOptions, type ListFlags } from "../../list-options.js";
+import { collectPages, listQueryFrom, withListOptions, renderPage, type ListFlags } from "../../list-options.js";
 import { evaluationColumns } from "../../render/rules.js";
 import { resolveRuleId } from "../rules/rule-ref.js";
 
@@ -33,8 +33,6 @@ export default defineCommand({
     const page = await collectPages(f, listQueryFrom(f), (q) =>
       contextId ? service.listContextEvaluations(contextId, q) : service.listRuleEvaluations(ruleId!, q),
     );
-    if (out.options.json) return out.json(page);
-    await out.table(page.data, evaluationColumns(out, { context: !contextId }));
-    if (page.hasNextPage) out.info(out.c.dim(`more: --cursor ${page.nextCursor} (or --all)`));
+    await renderPage(out, page, page.data, () => evaluationColumns(out, { context: !contextId }));
   },
 });

@@ -1,5 +1,5 @@
 import { defineCommand } from "../../command.js";
-import { collectPages, listQueryFrom, withListOptions, type ListFlags } from "../../list-options.js";
+import { collectPages, listQueryFrom, withListOptions, renderPage, type ListFlags } from "../../list-options.js";
 import { fieldColumns } from "../../render/models.js";
 import { resolveModelId } from "../../resolve.js";
 
@@ -15,8 +15,6 @@ export default defineCommand({
     const modelId = ref ? (await service.getModel(await resolveModelId(service, ref))).modelId : undefined;
     const extra = modelId ? [{ field: "modelId", op: "eq" as const, value: modelId }] : [];
     const page = await collectPages(flags as ListFlags, listQueryFrom(flags as ListFlags, extra), (q) => service.listFields(q));
-    if (ctx.out.options.json) return ctx.out.json(page);
-    await ctx.out.table(page.data, fieldColumns());
-    if (page.hasNextPage) ctx.out.info(ctx.out.c.dim(`more: --cursor ${page.nextCursor} (or --all)`));
+    await renderPage(ctx.out, page, page.data, () => fieldColumns());
   },
 });

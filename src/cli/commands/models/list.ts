@@ -1,5 +1,5 @@
 import { defineCommand } from "../../command.js";
-import { listQueryFrom, withListOptions, type ListFlags } from "../../list-options.js";
+import { collectPages, listQueryFrom, renderPage, withListOptions, type ListFlags } from "../../list-options.js";
 import { modelColumns } from "../../render/models.js";
 
 /** `ddsctl models list`. */
@@ -10,19 +10,13 @@ export default defineCommand({
   configure: withListOptions,
   async run(ctx, _args, flags) {
     const service = await ctx.service();
-    const f = flags as ListFlags;
-    const query = listQueryFrom(f);
-    let page = await service.listModels(query);
-    if (f.all) {
-      const models = [...page.models];
-      while (page.hasNextPage && page.nextCursor) {
-        page = await service.listModels({ ...query, cursor: page.nextCursor });
-        models.push(...page.models);
-      }
-      page = { models, nextCursor: null, hasNextPage: false };
-    }
-    if (ctx.out.options.json) return ctx.out.json(page);
-    await ctx.out.table(page.models, modelColumns(ctx.out));
-    if (page.hasNextPage) ctx.out.info(ctx.out.c.dim(`more: --cursor ${page.nextCursor} (or --all)`));
+    // The model list's envelope names its array `models` (the interface's words); map it
+    // to the shared page shape to reuse --all, then back for --json.
+    const { data, nextCursor, hasNextPage } = await collectPages(flags as ListFlags, listQueryFrom(flags as ListFlags), async (q) => {
+      const p = await service.listModels(q);
+      return { data: p.models, nextCursor: p.nextCursor, hasNextPage: p.hasNextPage };
+    });
+    const page = { models: data, nextCursor, hasNextPage };
+    await renderPage(ctx.out, page, page.models, () => modelColumns(ctx.out));
   },
 });

@@ -1,6 +1,6 @@
 import type { FilterClause } from "../../../contract/list-query.js";
 import { defineCommand } from "../../command.js";
-import { collectPages, listQueryFrom, withListOptions, type ListFlags } from "../../list-options.js";
+import { collectPages, listQueryFrom, withListOptions, renderPage, type ListFlags } from "../../list-options.js";
 import { recordColumns } from "../../render/records.js";
 import { resolveModelId } from "../../resolve.js";
 import { modelNames } from "./model-names.js";
@@ -18,8 +18,6 @@ export default defineCommand({
     if (flags.context) extra.push({ field: "contextId", op: "eq", value: flags.context as string });
     if (flags.model) extra.push({ field: "modelId", op: "eq", value: await resolveModelId(service, flags.model as string) });
     const page = await collectPages(flags as ListFlags, listQueryFrom(flags as ListFlags, extra), (q) => service.listRecords(q));
-    if (ctx.out.options.json) return ctx.out.json(page);
-    await ctx.out.table(page.data, recordColumns(ctx.out, await modelNames(service)));
-    if (page.hasNextPage) ctx.out.info(ctx.out.c.dim(`more: --cursor ${page.nextCursor} (or --all)`));
+    await renderPage(ctx.out, page, page.data, async () => recordColumns(ctx.out, await modelNames(service)));
   },
 });

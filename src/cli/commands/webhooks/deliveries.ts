@@ -1,5 +1,5 @@
 import { defineCommand } from "../../command.js";
-import { collectPages, listQueryFrom, withListOptions, type ListFlags } from "../../list-options.js";
+import { collectPages, listQueryFrom, withListOptions, renderPage, type ListFlags } from "../../list-options.js";
 import { deliveryColumns } from "./webhook-render.js";
 
 /** `ddsctl webhooks deliveries <webhookId>`. */
@@ -14,8 +14,6 @@ export default defineCommand({
   async run(ctx, [id], flags) {
     const service = await ctx.service();
     const page = await collectPages(flags as ListFlags, listQueryFrom(flags as ListFlags), (q) => service.listWebhookDeliveries(id, q));
-    if (ctx.out.options.json) return ctx.out.json(page);
-    await ctx.out.table(page.data, deliveryColumns(ctx.out));
-    if (page.hasNextPage) ctx.out.info(ctx.out.c.dim(`more: --cursor ${page.nextCursor} (or --all)`));
+    await renderPage(ctx.out, page, page.data, () => deliveryColumns(ctx.out));
   },
 });
