@@ -52,7 +52,7 @@ export function createRuleService(ctx: EngineContext, rules: RuleRepo, rulesChan
     },
     async listRules(query?: ListQuery): Promise<Page<Rule>> {
       const page = rules.list(query ?? {});
-      return { data: page.rows.map((r) => toApiRule(rules.get(r.id)!)), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
+      return { data: page.rows.map(toApiRule), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
     },
     async getRule(ruleId: string): Promise<Rule> {
       return toApiRule(requireRule(ruleId));

@@ -6,9 +6,14 @@ import { listRows, type RowPage } from "./list-sql.js";
 import { contexts } from "./schema.js";
 import { statements } from "./statements.js";
 
-const CONTEXT_COLUMNS = `id, workspace, name, type, metadata, status, freshness, evidence_version AS evidenceVersion,
-  resolved_version AS resolvedVersion, claimed_by AS claimedBy, lease_expires_at AS leaseExpiresAt, created_at AS createdAt,
-  updated_at AS updatedAt, resolved_at AS resolvedAt, deleted_at AS deletedAt`;
+const columns = (p: string) => `${p}id, ${p}workspace, ${p}name, ${p}type, ${p}metadata, ${p}status, ${p}freshness,
+  ${p}evidence_version AS evidenceVersion, ${p}resolved_version AS resolvedVersion, ${p}claimed_by AS claimedBy,
+  ${p}lease_expires_at AS leaseExpiresAt, ${p}created_at AS createdAt, ${p}updated_at AS updatedAt,
+  ${p}resolved_at AS resolvedAt, ${p}deleted_at AS deletedAt`;
+const CONTEXT_COLUMNS = columns("");
+
+type RawContextRow = Omit<ContextRow, "metadata"> & { metadata: string };
+const parseRow = (row: RawContextRow): ContextRow => ({ ...row, metadata: JSON.parse(row.metadata) as Record<string, unknown> });
 
 /** A context row as the engine uses it. */
 export type ContextRow = typeof contexts.$inferSelect;
@@ -30,18 +35,18 @@ export function createContextRepo(store: Store, workspace: string) {
     get(id: string): ContextRow | undefined {
       // Hot path (every ingest): a cached prepared statement instead of a built query.
       const row = q(`SELECT ${CONTEXT_COLUMNS} FROM contexts WHERE workspace = ? AND id = ? AND deleted_at IS NULL`).get(workspace, id.toLowerCase()) as
-        | (Omit<ContextRow, "metadata"> & { metadata: string })
+        | RawContextRow
         | undefined;
-      return row ? { ...row, metadata: JSON.parse(row.metadata) as Record<string, unknown> } : undefined;
+      return row ? parseRow(row) : undefined;
     },
     update(id: string, set: Partial<Omit<ContextRow, "id" | "workspace" | "createdAt">>): void {
       db.update(contexts).set(set).where(eq(contexts.id, id)).run();
     },
     list(query: ListQuery): RowPage<ContextRow> {
-      const page = listRows<Record<string, unknown>>(
+      const page = listRows<RawContextRow>(
         raw,
         {
-          select: "c.id",
+          select: columns("c."),
           from: "contexts c",
           where: "c.workspace = ? AND c.deleted_at IS NULL",
           params: [workspace],
@@ -60,7 +65,7 @@ export function createContextRepo(store: Store, workspace: string) {
         LIST_SPECS.contexts,
         query,
       );
-      return { ...page, rows: page.rows.map((r) => this.get(r.id as string)!) };
+      return { ...page, rows: page.rows.map(parseRow) };
     },
     /** Record and evaluation counts of one context, for `include=summary`. */
     counts(id: string): ContextCounts {

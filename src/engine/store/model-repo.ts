@@ -102,7 +102,7 @@ export function createModelRepo(store: Store, workspace: string) {
       const page = listRows<ModelRow & Record<string, unknown>>(
         store.raw,
         {
-          select: "m.*",
+          select: "m.id",
           from: "models m",
           where: "m.workspace = ? AND m.deleted_at IS NULL",
           params: [workspace],
@@ -118,8 +118,12 @@ export function createModelRepo(store: Store, workspace: string) {
         LIST_SPECS.models,
         query,
       );
-      const rows = page.rows.map((r) => this.get(r.id as string)!);
-      return { ...page, rows };
+      // Two queries for the whole page (models, then all their fields), not two per model.
+      const ids = page.rows.map((r) => r.id as string);
+      const found = ids.length === 0 ? [] : db.select().from(models).where(inArray(models.id, ids)).all();
+      const fr = liveFields(store, ids);
+      const byId = new Map(found.map((r) => [r.id, toStoredModel(r, fr)]));
+      return { ...page, rows: ids.map((id) => byId.get(id)!) };
     },
     update(id: string, set: Partial<Pick<ModelRow, "name" | "description" | "status" | "version" | "identity" | "relationships" | "compiled" | "updatedAt" | "deletedAt">>): void {
       db.update(models).set(set).where(eq(models.id, id)).run();

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { ListQuery } from "../../contract/list-query.js";
 import { LIST_SPECS } from "../../contract/list-query.js";
 import type { Store } from "./db.js";
@@ -48,8 +48,8 @@ export function createRuleRepo(store: Store, workspace: string) {
     update(id: string, set: Partial<Omit<RuleRow, "id" | "workspace" | "createdAt">>): void {
       db.update(rules).set(set).where(eq(rules.id, id)).run();
     },
-    list(query: ListQuery): RowPage<{ id: string }> {
-      return listRows<{ id: string }>(
+    list(query: ListQuery): RowPage<RuleRow> {
+      const page = listRows<{ id: string }>(
         store.raw,
         {
           select: "r.id",
@@ -70,6 +70,11 @@ export function createRuleRepo(store: Store, workspace: string) {
         LIST_SPECS.rules,
         query,
       );
+      // One query for the page's rules, in page order.
+      const ids = page.rows.map((r) => r.id);
+      const found = ids.length === 0 ? [] : db.select().from(rules).where(inArray(rules.id, ids)).all();
+      const byId = new Map(found.map((r) => [r.id, r]));
+      return { ...page, rows: ids.map((id) => byId.get(id)!) };
     },
     /** Evaluations, optionally narrowed to one context or one rule. */
     listEvaluations(query: ListQuery, scope: { contextId?: string; ruleId?: string }): RowPage<EvaluationRow> {
