@@ -142,6 +142,21 @@ export function mortgageSuite(name: string, open: () => Promise<DdsService>): vo
       expect(manual.data[0].fieldConfidences).toEqual({ name: 1 });
     });
 
+    it("supersedes within one bulk and across bulks; a failed item supersedes nothing", async () => {
+      const crm = (name: string) => contribute(models.Applicant, "crm-bulk", "user", { applicantId: "a4", name });
+      const first = await s.bulkCreateContributions({ items: [crm("A"), crm("B"), contribute(models.Applicant, "crm-bulk", "user", { applicantId: "a4", name: 7 }), crm("C")] });
+      expect(first.items.map((i) => i.status)).toEqual([201, 201, 422, 201]);
+      const [a, b, , c] = first.items.map((i) => i.data as { contributionId: string; recordId: string; supersedes: string | null });
+      expect(new Set([a.recordId, b.recordId, c.recordId]).size).toBe(1);
+      expect([a.supersedes, b.supersedes, c.supersedes]).toEqual([null, a.contributionId, b.contributionId]);
+      const second = await s.bulkCreateContributions({ items: [crm("D"), contribute(models.Applicant, "other-src", "user", { applicantId: "a4", name: "E" })] });
+      const [d, e] = second.items.map((i) => i.data as { contributionId: string; supersedes: string | null });
+      expect(d.supersedes).toBe(c.contributionId);
+      expect(e.supersedes).toBeNull();
+      const statuses = await Promise.all([a, b, c, d, e].map(async (x) => (await s.getContribution(x.contributionId)).status));
+      expect(statuses).toEqual(["superseded", "superseded", "superseded", "accepted", "accepted"]);
+    });
+
     it("rejects bad evidence with every problem listed, and writes nothing", async () => {
       const before = (await s.listContributions({ filters: [{ field: "contextId", op: "eq", value: contextId }], limit: 500 })).data.length;
       const bad = await failure(

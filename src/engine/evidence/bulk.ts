@@ -26,6 +26,8 @@ export function runBulk(
   items: unknown[],
   status: number,
   handle: (item: unknown, index: number) => unknown,
+  /** Runs after the last item, inside the transaction (writes what the items planned). */
+  finish?: () => void,
 ): BulkResponse {
   const results: BulkResponse["items"] = [];
   tx(() => {
@@ -39,6 +41,7 @@ export function runBulk(
         results.push({ index, status: e.status, error: e.toProblem() });
       }
     });
+    finish?.();
   });
   const failed = results.filter((r) => r.error).length;
   return { items: results, summary: { total: items.length, succeeded: items.length - failed, failed } };

@@ -5,7 +5,7 @@ import type { WriteOptions } from "../../contract/service.js";
 import { createReplayRepo } from "../store/replay-repo.js";
 import { bulkItems, runBulk } from "./bulk.js";
 import { toApiContribution } from "./contribution-view.js";
-import { createIngestMemo, ingestOne, type IngestDeps } from "./ingest.js";
+import { createIngestWriter, ingestOne, type IngestDeps } from "./ingest.js";
 
 /** Contribution operations of the service. */
 export function createContributionService(deps: IngestDeps) {
@@ -13,11 +13,10 @@ export function createContributionService(deps: IngestDeps) {
   const replay = createReplayRepo(ctx.store, ctx.workspace);
 
   const bulk = (items: unknown[]): BulkResponse => {
-    // One staleness bump per context per request is enough: the version only has to move.
-    const touched = new Set<string>();
-    const once: IngestDeps = { ...deps, markStale: (id) => void (touched.has(id) || (touched.add(id), deps.markStale(id))) };
-    const memo = createIngestMemo();
-    return runBulk(ctx.store.tx, (fn) => fn(), items, 201, (item) => ingestOne(once, item, memo));
+    // Items are checked one by one (a failing one changes nothing, so no savepoints) and
+    // written together before the transaction commits.
+    const writer = createIngestWriter(deps);
+    return runBulk(ctx.store.tx, (fn) => fn(), items, 201, (item) => writer.add(item), () => writer.flush());
   };
 
   return {

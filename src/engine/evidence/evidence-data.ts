@@ -6,7 +6,18 @@ import { checkValue } from "../models/value-check.js";
 export interface CheckedEvidence {
   data: Record<string, unknown>;
   confidences: Record<string, number>;
+  /** The same confidences keyed by field name (the API's shape). */
+  confidencesByName: Record<string, number>;
   problems: ProblemDetail[];
+}
+
+const byNameCache = new WeakMap<StoredModel, Map<string, StoredModel["fields"][number]>>();
+
+/** A model's fields by name, built once per parsed model (a cached model is immutable). */
+function fieldsByName(model: StoredModel): Map<string, StoredModel["fields"][number]> {
+  let map = byNameCache.get(model);
+  if (!map) byNameCache.set(model, (map = new Map(model.fields.map((f) => [f.name, f]))));
+  return map;
 }
 
 /**
@@ -16,9 +27,10 @@ export interface CheckedEvidence {
  */
 export function checkEvidence(model: StoredModel, data: Record<string, unknown>, confidences: Record<string, number> | undefined): CheckedEvidence {
   const problems: ProblemDetail[] = [];
-  const byName = new Map(model.fields.map((f) => [f.name, f]));
+  const byName = fieldsByName(model);
   const out: Record<string, unknown> = {};
   const conf: Record<string, number> = {};
+  const confByName: Record<string, number> = {};
   for (const [name, value] of Object.entries(data)) {
     const field = byName.get(name);
     if (!field) {
@@ -33,6 +45,7 @@ export function checkEvidence(model: StoredModel, data: Record<string, unknown>,
     if (problem) problems.push({ path: `data.${name}`, message: problem.message });
     out[field.id] = value;
     conf[field.id] = 1;
+    confByName[name] = 1;
   }
   for (const [name, c] of Object.entries(confidences ?? {})) {
     const field = byName.get(name);
@@ -42,9 +55,10 @@ export function checkEvidence(model: StoredModel, data: Record<string, unknown>,
       problems.push({ path: `fieldConfidences.${name}`, message: `"${name}" is not a field in data` });
     } else {
       conf[field.id] = c;
+      confByName[name] = c;
     }
   }
-  return { data: out, confidences: conf, problems };
+  return { data: out, confidences: conf, confidencesByName: confByName, problems };
 }
 
 /**

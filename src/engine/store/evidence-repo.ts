@@ -48,6 +48,45 @@ const contributionColumns = (p: string) => `${p}id, ${p}workspace, ${p}context_i
   ${p}received_at AS receivedAt, ${p}created_by AS createdBy`;
 const CONTRIBUTION_SELECT = contributionColumns("");
 
+/** A record to insert: new records start unresolved. */
+export interface RecordInsert {
+  id: string;
+  contextId: string;
+  modelId: string;
+  identityKey: string;
+  sha256: string;
+  now: string;
+  createdBy: string;
+}
+
+/** A contribution to insert (the workspace is the repository's). */
+export type ContributionInsert = Omit<ContributionRow, "workspace">;
+
+const RECORD_INSERT = `INSERT INTO records (id, workspace, context_id, model_id, identity_key, data, sha256, issues, lineage, created_at, updated_at, created_by) VALUES `;
+const RECORD_VALUES = "(?, ?, ?, ?, ?, '{}', ?, '[]', '{}', ?, ?, ?)";
+const CONTRIBUTION_INSERT = `INSERT INTO contributions (id, workspace, context_id, model_id, record_id, source_id, source_type, data,
+  field_confidences, status, supersedes, observed_at, received_at, created_by) VALUES `;
+const CONTRIBUTION_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+/** Rows per multi-row statement: one bulk request's worth, far below SQLite's variable limit. */
+const CHUNK = 100;
+
+const sqlCache = new Map<string, string>();
+/** `head` followed by `n` copies of `values` (cached: the statement cache keys on the text). */
+function rowsSql(head: string, values: string, n: number): string {
+  const key = `${n}:${head}`;
+  let sql = sqlCache.get(key);
+  if (!sql) sqlCache.set(key, (sql = head + Array(n).fill(values).join(", ")));
+  return sql;
+}
+
+function placeholders(n: number): string {
+  return Array(n).fill("?").join(", ");
+}
+
+function forChunks<T>(items: readonly T[], fn: (chunk: readonly T[]) => void): void {
+  for (let i = 0; i < items.length; i += CHUNK) fn(items.length <= CHUNK ? items : items.slice(i, i + CHUNK));
+}
+
 /** Records and contributions, scoped to one workspace. */
 export function createEvidenceRepo(store: Store, workspace: string) {
   const q = statements(store.raw);
@@ -61,9 +100,13 @@ export function createEvidenceRepo(store: Store, workspace: string) {
         .pluck()
         .get(contextId, modelId, identityKey) as string | undefined;
     },
-    insertRecord(r: { id: string; contextId: string; modelId: string; identityKey: string; sha256: string; now: string; createdBy: string }): void {
-      q(`INSERT INTO records (id, workspace, context_id, model_id, identity_key, data, sha256, issues, lineage, created_at, updated_at, created_by)
-         VALUES (?, ?, ?, ?, ?, '{}', ?, '[]', '{}', ?, ?, ?)`).run(r.id, workspace, r.contextId, r.modelId, r.identityKey, r.sha256, r.now, r.now, r.createdBy);
+    /** Inserts new records (data `{}`, not resolved yet), a hundred rows per statement. */
+    insertRecords(records: readonly RecordInsert[]): void {
+      forChunks(records, (chunk) => {
+        const params: unknown[] = [];
+        for (const r of chunk) params.push(r.id, workspace, r.contextId, r.modelId, r.identityKey, r.sha256, r.now, r.now, r.createdBy);
+        q(rowsSql(RECORD_INSERT, RECORD_VALUES, chunk.length)).run(params);
+      });
     },
     softDeleteRecord(id: string, now: string): void {
       q("UPDATE records SET deleted_at = ?, updated_at = ? WHERE id = ?").run(now, now, id);
@@ -89,18 +132,28 @@ export function createEvidenceRepo(store: Store, workspace: string) {
         query,
       );
     },
-    /** Supersedes the accepted contribution of `sourceId` to a record, returning its id. */
-    supersedeFromSource(recordId: string, sourceId: string): string | undefined {
-      return q("UPDATE contributions SET status = 'superseded' WHERE record_id = ? AND source_id = ? AND status = 'accepted' RETURNING id")
+    /** The accepted contribution of `sourceId` to a record, if any. */
+    acceptedFromSource(recordId: string, sourceId: string): string | undefined {
+      return q("SELECT id FROM contributions WHERE record_id = ? AND source_id = ? AND status = 'accepted'")
         .pluck()
         .get(recordId, sourceId) as string | undefined;
     },
-    insertContribution(c: Omit<ContributionRow, "workspace">): void {
-      q(`INSERT INTO contributions (id, workspace, context_id, model_id, record_id, source_id, source_type, data, field_confidences,
-           status, supersedes, observed_at, received_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-        c.id, workspace, c.contextId, c.modelId, c.recordId, c.sourceId, c.sourceType, c.data, c.fieldConfidences,
-        c.status, c.supersedes, c.observedAt, c.receivedAt, c.createdBy,
-      );
+    /** Marks contributions superseded. */
+    markSuperseded(ids: readonly string[]): void {
+      forChunks(ids, (chunk) => {
+        q(`UPDATE contributions SET status = 'superseded' WHERE id IN (${placeholders(chunk.length)})`).run(chunk);
+      });
+    },
+    /** Inserts contributions, a hundred rows per statement. */
+    insertContributions(rows: readonly ContributionInsert[]): void {
+      forChunks(rows, (chunk) => {
+        const params: unknown[] = [];
+        for (const c of chunk) {
+          params.push(c.id, workspace, c.contextId, c.modelId, c.recordId, c.sourceId, c.sourceType, c.data, c.fieldConfidences,
+            c.status, c.supersedes, c.observedAt, c.receivedAt, c.createdBy);
+        }
+        q(rowsSql(CONTRIBUTION_INSERT, CONTRIBUTION_VALUES, chunk.length)).run(params);
+      });
     },
     getContribution(id: string): ContributionRow | undefined {
       return q(`SELECT ${CONTRIBUTION_SELECT} FROM contributions WHERE id = ? AND workspace = ?`).get(id.toLowerCase(), workspace) as ContributionRow | undefined;
