@@ -21,17 +21,19 @@ if (only.includes("http")) results.push(...(await runHttpBench({ rows: Math.min(
 if (only.includes("import")) results.push(...(await runImportBench({ rows, contexts })));
 
 const pad = (s, n) => String(s).padEnd(n);
+// The name column fits the longest name, so the figures always line up.
+const W = Math.max(58, ...results.map((r) => (r.name ?? "").length + 2));
 console.log(`\nddsctl benchmarks (node ${process.version}, ${new Date().toISOString().slice(0, 10)})`);
-console.log(`${pad("benchmark", 58)}${pad("rows", 10)}${pad("seconds", 10)}${pad("rows/s", 12)}peak RSS MiB`);
+console.log(`${pad("benchmark", W)}${pad("rows", 10)}${pad("seconds", 10)}${pad("rows/s", 12)}peak RSS MiB`);
 for (const r of results.filter((x) => x.rows !== undefined)) {
   const rss = r.rssMiB !== undefined ? r.rssMiB.toFixed(0) : "";
-  console.log(`${pad(r.name, 58)}${pad(r.rows, 10)}${pad(r.seconds.toFixed(2), 10)}${pad(Math.round(r.rows / r.seconds).toLocaleString("en-US"), 12)}${rss}`);
+  console.log(`${pad(r.name, W)}${pad(r.rows, 10)}${pad(r.seconds.toFixed(2), 10)}${pad(Math.round(r.rows / r.seconds).toLocaleString("en-US"), 12)}${rss}`);
 }
 const ratios = results.filter((x) => x.ratio !== undefined);
 if (ratios.length) {
   console.log("\nratios");
   const met = (r) => (r.lowerIsBetter ? r.ratio < r.targetValue : r.ratio >= r.targetValue);
-  for (const r of ratios) console.log(`${pad(r.name, 58)}${r.ratio.toFixed(2)}  (target ${r.target})  ${met(r) ? "met" : "NOT MET"}`);
+  for (const r of ratios) console.log(`${pad(r.name, W)}${r.ratio.toFixed(2)}  (target ${r.target})  ${met(r) ? "met" : "NOT MET"}`);
 }
 const notes = results.filter((x) => x.note !== undefined);
 if (notes.length) {

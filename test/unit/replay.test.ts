@@ -12,13 +12,17 @@ describe("exactly-once bulk calls (idempotencyKey)", () => {
     const models = await setupMortgageModels(engine);
     const { contextId } = await engine.createContext({});
     const item = (n: number) => ({ contextId, modelId: models.Employment, sourceId: `s${n}`, sourceType: "document", data: { employmentId: `e${n}` } });
-    const first = await engine.bulkCreateContributions({ items: [item(1), item(2)] }, { idempotencyKey: "batch-1" });
+    const bad = { ...item(4), data: { employmentId: "e4", monthlyIncome: "lots" } };
+    const first = await engine.bulkCreateContributions({ items: [item(1), item(2), bad] }, { idempotencyKey: "batch-1" });
+    expect(first.items.map((i) => i.status)).toEqual([201, 201, 422]);
+    // The first answer's contributions are superseded since; a replay still says what it said.
+    await engine.bulkCreateContributions({ items: [item(1)] });
     const again = await engine.bulkCreateContributions({ items: [item(3)] }, { idempotencyKey: "batch-1" });
-    expect(again).toEqual(first);
+    expect(again).toStrictEqual(first);
     const count = async () => (await engine.listContributions({ filters: [{ field: "contextId", op: "eq", value: contextId }] })).data.length;
-    expect(await count()).toBe(2);
-    await engine.bulkCreateContributions({ items: [item(3)] }, { idempotencyKey: "batch-2" });
     expect(await count()).toBe(3);
+    await engine.bulkCreateContributions({ items: [item(3)] }, { idempotencyKey: "batch-2" });
+    expect(await count()).toBe(4);
     // another workspace does not see the key
     const other = createLocalEngine({ db: engine.ctx.store, workspace: "other" });
     const otherModels = await setupMortgageModels(other);

@@ -2,7 +2,7 @@ import { errors } from "../../contract/errors.js";
 import type { ListQuery } from "../../contract/list-query.js";
 import type { BulkResponse, Contribution, Page } from "../../contract/schemas/index.js";
 import type { WriteOptions } from "../../contract/service.js";
-import { createReplayRepo } from "../store/replay-repo.js";
+import { createReplayRepo, type ReplayCodec } from "../store/replay-repo.js";
 import { bulkItems, runBulk } from "./bulk.js";
 import { toApiContribution } from "./contribution-view.js";
 import { createIngestWriter, ingestOne, type IngestDeps } from "./ingest.js";
@@ -19,6 +19,28 @@ export function createContributionService(deps: IngestDeps) {
     return runBulk(ctx.store.tx, (fn) => fn(), items, 201, (item) => writer.add(item), () => writer.flush());
   };
 
+  // A replayed bulk answers what the first call answered. Its contributions are stored
+  // rows, so the replay store keeps their ids (a tenth of the response) and rebuilds them;
+  // each was "accepted" when created, which is what the first answer said.
+  const replayCodec: ReplayCodec<BulkResponse> = {
+    store: (res) => ({ ...res, items: res.items.map((i) => (i.data ? { index: i.index, status: i.status, id: (i.data as Contribution).contributionId } : i)) }),
+    load: (stored) => {
+      const res = stored as Omit<BulkResponse, "items"> & { items: (BulkResponse["items"][number] & { id?: string })[] };
+      const rows = new Map(evidence.getContributions(res.items.flatMap((i) => (i.id ? [i.id] : []))).map((r) => [r.id, r]));
+      const names = new Map<string, Map<string, string>>();
+      return {
+        ...res,
+        items: res.items.map(({ id, ...item }) => {
+          const row = id === undefined ? undefined : rows.get(id);
+          if (!row) return item;
+          let n = names.get(row.modelId);
+          if (!n) names.set(row.modelId, (n = deps.models.fieldNames(row.modelId)));
+          return { ...item, data: { ...toApiContribution(row, n), status: "accepted" as const } };
+        }),
+      };
+    },
+  };
+
   return {
     async createContribution(body: unknown): Promise<Contribution> {
       return ctx.store.tx(() => ingestOne(deps, body));
@@ -26,7 +48,7 @@ export function createContributionService(deps: IngestDeps) {
     async bulkCreateContributions(body: unknown, options?: WriteOptions): Promise<BulkResponse> {
       const items = bulkItems(body);
       const key = options?.idempotencyKey;
-      return key ? replay.once(key, "POST /contributions/bulk", () => bulk(items)) : bulk(items);
+      return key ? replay.once(key, "POST /contributions/bulk", () => bulk(items), replayCodec) : bulk(items);
     },
     async getContribution(contributionId: string): Promise<Contribution> {
       const row = evidence.getContribution(String(contributionId));

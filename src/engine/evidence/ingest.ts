@@ -1,5 +1,5 @@
 import { errors } from "../../contract/errors.js";
-import { ContributionCreate, type Contribution, type SourceType } from "../../contract/schemas/index.js";
+import { ContributionCreate, isWellFormedContribution, type Contribution, type SourceType } from "../../contract/schemas/index.js";
 import { parseBody } from "../../contract/parse.js";
 import { newId } from "../../util/ids.js";
 import { isDateTime } from "../models/field-definition.js";
@@ -71,6 +71,7 @@ export function createIngestWriter(deps: IngestDeps): IngestWriter {
   const rows: ContributionInsert[] = [];
   const supersededIds: string[] = [];
   const touched = new Set<string>();
+  let now: string | undefined;
 
   const modelOf = (modelId: string): StoredModel | undefined => {
     let model = models.get(modelId);
@@ -94,7 +95,7 @@ export function createIngestWriter(deps: IngestDeps): IngestWriter {
 
   return {
     add(body, sourceTypeOverride) {
-      const input = parseBody(ContributionCreate, body, "contribution");
+      const input = isWellFormedContribution(body) ? body : parseBody(ContributionCreate, body, "contribution");
       const model = modelOf(input.modelId);
       if (!model) throw errors.notFound("model", input.modelId);
       const context = contextOf(input.contextId);
@@ -120,7 +121,8 @@ export function createIngestWriter(deps: IngestDeps): IngestWriter {
         throw errors.validation(`contribution is invalid: ${checked.problems[0].path}: ${checked.problems[0].message}`, checked.problems);
       }
       // Every check is done: from here on nothing throws a DdsError.
-      const now = new Date().toISOString();
+      // One request is received at one moment: its items share receivedAt (ties fall to the id).
+      now ??= new Date().toISOString();
       if (!recordId) {
         const recordKey = `${context.id}\u0000${model.id}\u0000${key}`;
         recordId = recordsByKey.get(recordKey) ?? evidence.findRecordId(context.id, model.id, key!);

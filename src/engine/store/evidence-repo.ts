@@ -158,6 +158,14 @@ export function createEvidenceRepo(store: Store, workspace: string) {
     getContribution(id: string): ContributionRow | undefined {
       return q(`SELECT ${CONTRIBUTION_SELECT} FROM contributions WHERE id = ? AND workspace = ?`).get(id.toLowerCase(), workspace) as ContributionRow | undefined;
     },
+    /** Contributions by id (any order; unknown ids are left out). */
+    getContributions(ids: readonly string[]): ContributionRow[] {
+      const out: ContributionRow[] = [];
+      forChunks(ids, (chunk) => {
+        out.push(...(q(`SELECT ${CONTRIBUTION_SELECT} FROM contributions WHERE workspace = ? AND id IN (${placeholders(chunk.length)})`).all(workspace, ...chunk) as ContributionRow[]));
+      });
+      return out;
+    },
     /** Every contribution (any status) of a record, oldest first (for lineage listings). */
     contributionsOfRecord(recordId: string): ContributionRow[] {
       return q(`SELECT ${CONTRIBUTION_SELECT} FROM contributions WHERE record_id = ? ORDER BY received_at, id`).all(recordId) as ContributionRow[];

@@ -5,6 +5,12 @@ import { statements } from "./statements.js";
 /** How long a key is remembered (the interface's 24 hours). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** How a keyed call's result is stored and rebuilt. */
+export interface ReplayCodec<T> {
+  store(result: T): unknown;
+  load(stored: unknown): T;
+}
+
 /**
  * Exactly-once engine calls: the result of a keyed call is stored in the same
  * transaction as its writes (table `idempotency_keys`, shared with the HTTP layer, so a
@@ -13,16 +19,20 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export function createReplayRepo(store: Store, workspace: string) {
   const q = statements(store.raw);
   return {
-    /** Runs `fn` once per key: a live key returns the stored result instead. */
-    once<T>(key: string, what: string, fn: () => T): T {
+    /**
+     * Runs `fn` once per key: a live key returns the stored result instead. A `codec`
+     * stores a smaller form of the result (ids in place of rows the database already
+     * holds) and rebuilds the result from it on replay.
+     */
+    once<T>(key: string, what: string, fn: () => T, codec?: ReplayCodec<T>): T {
       return store.tx(() => {
         const now = Date.now();
         const hit = q("SELECT body FROM idempotency_keys WHERE workspace = ? AND key = ? AND state = 'done' AND expires_at > ?").pluck().get(workspace, key, now) as
           | string
           | undefined;
-        if (hit !== undefined) return JSON.parse(hit) as T;
+        if (hit !== undefined) return codec ? codec.load(JSON.parse(hit)) : (JSON.parse(hit) as T);
         const result = fn();
-        const body = JSON.stringify(result);
+        const body = JSON.stringify(codec ? codec.store(result) : result);
         q(
           `INSERT INTO idempotency_keys (workspace, key, request_hash, state, status, headers, body, created_at, expires_at)
            VALUES (?, ?, ?, 'done', 200, '{}', ?, ?, ?)
