@@ -17,6 +17,7 @@ import { createRelationshipService } from "./relationships/relationship-service.
 import { ensureWorkspace, openStore, type Store } from "./store/db.js";
 import { createEvidenceRepo } from "./store/evidence-repo.js";
 import { createRelationshipRepo } from "./store/relationship-repo.js";
+import { createReplayRepo } from "./store/replay-repo.js";
 import { createRuleRepo } from "./store/rule-repo.js";
 import { createWebhookOutbox, createWebhookService, withWebhookEvents } from "./webhooks/index.js";
 
@@ -33,7 +34,12 @@ export interface LocalEngineOptions {
 }
 
 /** The local engine: the contract plus handles the server and tests use. */
-export type LocalEngine = DdsService & { readonly ctx: EngineContext; readonly pipeline: Pipeline };
+export type LocalEngine = DdsService & {
+  readonly ctx: EngineContext;
+  readonly pipeline: Pipeline;
+  /** The answer a keyed call stored (see ReplayRepo.expand), for the HTTP layer's replays. */
+  expandReplay(requestHash: string, body: string): string;
+};
 
 function defaultActor(): string {
   try {
@@ -79,6 +85,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     ctx,
     evidence: createEvidenceRepo(store, workspace),
     models: createModelCache(ctx),
+    replay: createReplayRepo(store, workspace),
     markStale: (contextId) => markStale([contextId]),
   };
   return {
@@ -94,12 +101,24 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     ...createEvaluationService(ctx, rules),
     ...createDraftEvaluation(ctx, rules, pipeline.repo),
     ...createWebhookService(ctx),
+    expandReplay: (requestHash, body) => deps.replay.expand(requestHash, body),
     runPipeline: (opts) => pipeline.drain(workspace, opts),
     pipelineStatus: async () => {
       const s = pipeline.repo.status(workspace);
       return { contexts: { resolved: s.resolved, stale: s.stale, computing: s.computing }, waiting: s.waiting, expiredClaims: s.expiredClaims };
     },
+    // Inside the group every engine transaction is a savepoint of this one (store.tx
+    // nests), so a failing call still undoes only itself.
+    writeGroup: () => {
+      if (store.raw.inTransaction) throw new Error("a write group is already open");
+      store.raw.exec("BEGIN IMMEDIATE");
+      const end = (sql: string) => () => {
+        if (store.raw.inTransaction) store.raw.exec(sql);
+      };
+      return { commit: end("COMMIT"), rollback: end("ROLLBACK") };
+    },
     close: async () => {
+      if (store.raw.inTransaction) store.raw.exec("ROLLBACK");
       if (ownsStore) store.close();
     },
   };

@@ -50,7 +50,12 @@ export function idempotency(repo: IdempotencyRepo, options: IdempotencyOptions =
     const workspace = c.get("principal").workspace;
     const requestHash = createHash("sha256").update(`${c.req.method}\n${c.req.path}\n${c.get("bodyText")}`).digest("hex");
     const begun = repo.begin(workspace, key, requestHash, { now: Date.now(), ttlMs, abandonMs });
-    if (begun.kind === "replay") return replay(begun.response);
+    if (begun.kind === "replay") {
+      const { response } = begun;
+      // A row the engine stored (keyed bulk writes) may hold a compact form: the engine rebuilds the answer.
+      if (engineStores && response.body !== null) return replay({ ...response, body: c.get("engine").expandReplay(begun.requestHash, response.body) });
+      return replay(response);
+    }
     if (begun.kind === "running") {
       throw errors.conflict("idempotency_in_progress", `a request with Idempotency-Key "${key}" is still being processed; retry shortly`);
     }

@@ -32,6 +32,23 @@ describe("Idempotency-Key", () => {
     expect(again.headers.get("content-type")).toContain("application/json");
   });
 
+  it("a keyed bulk replays its first answer byte for byte, though its rows changed since", async () => {
+    const h = await server();
+    const token = h.token("write");
+    const contextId = (await post(h, token, "ctx", { name: "bulk" })).json.contextId;
+    const admin = h.token("admin");
+    const model = await h.request("POST", "/v1/models", { token: admin, body: { name: "Note", fields: [{ name: "text", type: "string" }] } });
+    await h.request("PUT", `/v1/models/${model.json.modelId}/status/active`, { token: admin });
+    const item = (text: unknown) => ({ contextId, modelId: model.json.modelId, sourceId: "s", sourceType: "user", data: { text } });
+    const first = await post(h, token, "bulk-1", { items: [item("a"), item(5), item("b")] }, "/v1/contributions/bulk");
+    expect(first.json.items.map((i: { status: number }) => i.status)).toEqual([201, 422, 201]);
+    await post(h, token, "bulk-2", { items: [item("c")] }, "/v1/contributions/bulk");
+    const again = await post(h, token, "bulk-1", { items: [] }, "/v1/contributions/bulk");
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.status).toBe(first.status);
+    expect(again.text).toBe(first.text);
+  });
+
   it("a different body under the same key gets the first response; nothing new is created", async () => {
     const h = await server();
     const token = h.token("write");

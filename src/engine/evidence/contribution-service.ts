@@ -2,7 +2,7 @@ import { errors } from "../../contract/errors.js";
 import type { ListQuery } from "../../contract/list-query.js";
 import type { BulkResponse, Contribution, Page } from "../../contract/schemas/index.js";
 import type { WriteOptions } from "../../contract/service.js";
-import { createReplayRepo, type ReplayCodec } from "../store/replay-repo.js";
+import type { ReplayCodec } from "../store/replay-repo.js";
 import { bulkItems, runBulk } from "./bulk.js";
 import { toApiContribution } from "./contribution-view.js";
 import { createIngestWriter, ingestOne, type IngestDeps } from "./ingest.js";
@@ -10,7 +10,7 @@ import { createIngestWriter, ingestOne, type IngestDeps } from "./ingest.js";
 /** Contribution operations of the service. */
 export function createContributionService(deps: IngestDeps) {
   const { ctx, evidence } = deps;
-  const replay = createReplayRepo(ctx.store, ctx.workspace);
+  const { replay } = deps;
 
   const bulk = (items: unknown[]): BulkResponse => {
     // Items are checked one by one (a failing one changes nothing, so no savepoints) and
@@ -41,6 +41,8 @@ export function createContributionService(deps: IngestDeps) {
     },
   };
 
+  replay.register("POST /contributions/bulk", replayCodec);
+
   return {
     async createContribution(body: unknown): Promise<Contribution> {
       return ctx.store.tx(() => ingestOne(deps, body));
@@ -48,7 +50,7 @@ export function createContributionService(deps: IngestDeps) {
     async bulkCreateContributions(body: unknown, options?: WriteOptions): Promise<BulkResponse> {
       const items = bulkItems(body);
       const key = options?.idempotencyKey;
-      return key ? replay.once(key, "POST /contributions/bulk", () => bulk(items), replayCodec) : bulk(items);
+      return key ? replay.once(key, "POST /contributions/bulk", () => bulk(items)) : bulk(items);
     },
     async getContribution(contributionId: string): Promise<Contribution> {
       const row = evidence.getContribution(String(contributionId));

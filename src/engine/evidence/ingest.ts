@@ -9,6 +9,7 @@ import type { StoredModel } from "../models/model-types.js";
 import type { ContributionInsert, EvidenceRepo, RecordInsert } from "../store/evidence-repo.js";
 import { checkEvidence, identityKeyOf, missingIdentity } from "./evidence-data.js";
 import type { ModelCache } from "./model-cache.js";
+import type { ReplayRepo } from "../store/replay-repo.js";
 
 /** sha256 of the canonical JSON of `{}`: the data of a record not resolved yet. */
 export const EMPTY_SHA256 = "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a";
@@ -18,6 +19,8 @@ export interface IngestDeps {
   ctx: EngineContext;
   evidence: EvidenceRepo;
   models: ModelCache;
+  /** Exactly-once keyed calls (one per engine: codecs registered here serve every door). */
+  replay: ReplayRepo;
   /** Marks a context stale (evidence arrived), inside the caller's transaction. */
   markStale(contextId: string): void;
 }

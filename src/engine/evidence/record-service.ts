@@ -6,7 +6,6 @@ import { requireContext } from "../contexts/context-service.js";
 import { toApiField } from "../models/model-view.js";
 import type { RecordRow } from "../store/evidence-repo.js";
 import type { WriteOptions } from "../../contract/service.js";
-import { createReplayRepo } from "../store/replay-repo.js";
 import { bulkItems, runBulk } from "./bulk.js";
 import { ingestOne, type IngestDeps } from "./ingest.js";
 import { lineageOf, toApiRecord } from "./record-view.js";
@@ -17,7 +16,7 @@ export const MANUAL_SOURCE_ID = "manual-update";
 /** Record operations of the service. */
 export function createRecordService(deps: IngestDeps) {
   const { ctx, evidence } = deps;
-  const replay = createReplayRepo(ctx.store, ctx.workspace);
+  const { replay } = deps;
 
   const requireRecord = (recordId: string): RecordRow => {
     const row = evidence.getRecord(String(recordId));

@@ -13,7 +13,7 @@ export interface StoredResponse {
 export type IdempotencyBegin =
   | { kind: "claimed" }
   | { kind: "running" }
-  | { kind: "replay"; response: StoredResponse };
+  | { kind: "replay"; response: StoredResponse; requestHash: string };
 
 /** Timing of idempotency keys. */
 export interface IdempotencyTiming {
@@ -27,6 +27,7 @@ export interface IdempotencyTiming {
 
 interface Row {
   state: "running" | "done";
+  requestHash: string;
   status: number | null;
   headers: string | null;
   body: string | null;
@@ -46,13 +47,14 @@ export function createIdempotencyRepo(store: Store) {
     begin(workspace: string, key: string, requestHash: string, t: IdempotencyTiming): IdempotencyBegin {
       return store.tx(() => {
         const row = q(
-          "SELECT state, status, headers, body, created_at AS createdAt, expires_at AS expiresAt FROM idempotency_keys WHERE workspace = ? AND key = ?",
+          "SELECT state, request_hash AS requestHash, status, headers, body, created_at AS createdAt, expires_at AS expiresAt FROM idempotency_keys WHERE workspace = ? AND key = ?",
         ).get(workspace, key) as Row | undefined;
         // An expired row is ignored: after the retention the key is new.
         if (row && row.expiresAt > t.now) {
           if (row.state === "done") {
             return {
               kind: "replay",
+              requestHash: row.requestHash,
               response: { status: row.status ?? 200, headers: row.headers ? (JSON.parse(row.headers) as Record<string, string>) : {}, body: row.body },
             };
           }

@@ -11,6 +11,9 @@ export interface ReplayCodec<T> {
   load(stored: unknown): T;
 }
 
+/** The replay repository type. */
+export type ReplayRepo = ReturnType<typeof createReplayRepo>;
+
 /**
  * Exactly-once engine calls: the result of a keyed call is stored in the same
  * transaction as its writes (table `idempotency_keys`, shared with the HTTP layer, so a
@@ -18,13 +21,29 @@ export interface ReplayCodec<T> {
  */
 export function createReplayRepo(store: Store, workspace: string) {
   const q = statements(store.raw);
+  const codecs = new Map<string, ReplayCodec<unknown>>();
+  const hashOf = (what: string) => createHash("sha256").update(what).digest("hex");
   return {
+    /** Declares how results of `what` are stored, so `expand` can rebuild them for any caller. */
+    register<T>(what: string, codec: ReplayCodec<T>): void {
+      codecs.set(hashOf(what), codec as ReplayCodec<unknown>);
+    },
     /**
-     * Runs `fn` once per key: a live key returns the stored result instead. A `codec`
-     * stores a smaller form of the result (ids in place of rows the database already
-     * holds) and rebuilds the result from it on replay.
+     * The JSON a keyed call answered, from a stored row (the HTTP layer replays rows the
+     * engine stored): rebuilt by the codec registered for the row's call, else as stored.
      */
-    once<T>(key: string, what: string, fn: () => T, codec?: ReplayCodec<T>): T {
+    expand(requestHash: string, body: string): string {
+      const codec = codecs.get(requestHash);
+      return codec ? JSON.stringify(codec.load(JSON.parse(body))) : body;
+    },
+    /**
+     * Runs `fn` once per key: a live key returns the stored result instead. A codec
+     * registered for `what` stores a smaller form of the result (ids in place of rows the
+     * database already holds) and rebuilds the result from it on replay.
+     */
+    once<T>(key: string, what: string, fn: () => T): T {
+      const hash = hashOf(what);
+      const codec = codecs.get(hash) as ReplayCodec<T> | undefined;
       return store.tx(() => {
         const now = Date.now();
         const hit = q("SELECT body FROM idempotency_keys WHERE workspace = ? AND key = ? AND state = 'done' AND expires_at > ?").pluck().get(workspace, key, now) as
@@ -38,7 +57,7 @@ export function createReplayRepo(store: Store, workspace: string) {
            VALUES (?, ?, ?, 'done', 200, '{}', ?, ?, ?)
            ON CONFLICT(workspace, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'done', status = 200, headers = '{}',
              body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
-        ).run(workspace, key, createHash("sha256").update(what).digest("hex"), body, now, now + IDEMPOTENCY_TTL_MS);
+        ).run(workspace, key, hash, body, now, now + IDEMPOTENCY_TTL_MS);
         return result;
       });
     },

@@ -44,6 +44,11 @@ export class ImportLedger {
   private last: Checkpoint | undefined;
   private written: Checkpoint | undefined;
   private writtenAt = -Infinity;
+  /**
+   * Set while the service commits batches in groups (local imports): the checkpoint then
+   * moves only in `durable`, after the group's commit, never past uncommitted lines.
+   */
+  deferred = false;
 
   constructor(
     private readonly opts: ImportOptions,
@@ -93,10 +98,15 @@ export class ImportLedger {
       // on some file systems, and a slightly stale checkpoint only makes a resume re-send
       // a few batches, which their keys turn into replays. `finish` writes the last one.
       const now = performance.now();
-      if (now - this.writtenAt >= CHECKPOINT_EVERY_MS) this.write(this.last, now);
+      if (!this.deferred && now - this.writtenAt >= CHECKPOINT_EVERY_MS) this.write(this.last, now);
     }
     this.progress?.update(w.digest.bytes, c);
     if (this.opts.maxErrors !== undefined && c.failed > this.opts.maxErrors) this.overErrorLimit = true;
+  }
+
+  /** The service has committed everything counted so far: the checkpoint may follow. */
+  durable(): void {
+    if (this.last && this.last !== this.written) this.write(this.last, performance.now());
   }
 
   /** Records the final state: the last commit, marked complete when the whole input was done. */
