@@ -2,13 +2,13 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
 import { DdsError, isDdsError } from "../contract/errors.js";
 import { ROUTES } from "../contract/routes.js";
-import { createAuthenticator } from "../engine/auth/index.js";
+import { createAuthenticator, type Authenticator } from "../engine/auth/index.js";
 import type { Store } from "../engine/store/db.js";
 import { createIdempotencyRepo } from "../engine/store/idempotency-repo.js";
 import { accessLog } from "./access-log.js";
 import { requireToken } from "./auth.js";
 import { readBody } from "./body.js";
-import { createEngineCache } from "./engines.js";
+import { createEngineCache, type EngineCache } from "./engines.js";
 import { routeHandler } from "./handler.js";
 import { idempotency, type IdempotencyOptions } from "./idempotency.js";
 import { notFound } from "./not-found.js";
@@ -25,6 +25,9 @@ export interface AppOptions {
   idempotency?: IdempotencyOptions;
   /** Body size limit in bytes (default 10 MB; tests lower it). */
   maxBodyBytes?: number;
+  /** Shared with the read lane (created here when absent). */
+  auth?: Authenticator;
+  engines?: EngineCache;
 }
 
 /** Maps anything thrown to a problem response; a non-DdsError is a 500 that leaks nothing. */
@@ -43,8 +46,8 @@ function onError(err: Error, c: Parameters<typeof errorResponse>[0]): Response {
  */
 export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   const app = new OpenAPIHono<ServerEnv>();
-  const auth = createAuthenticator(options.store);
-  const engines = createEngineCache(options.store);
+  const auth = options.auth ?? createAuthenticator(options.store);
+  const engines = options.engines ?? createEngineCache(options.store);
   const keys = createIdempotencyRepo(options.store);
   const idem = idempotency(keys, options.idempotency);
   const idemKeyedWrite = idempotency(keys, options.idempotency, true);

@@ -1,11 +1,14 @@
-import { serve } from "@hono/node-server";
-import type { Server } from "node:http";
+import { getRequestListener } from "@hono/node-server";
+import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DdsError } from "../contract/errors.js";
 import { openStore, type Store } from "../engine/store/db.js";
 import { createIdempotencyRepo } from "../engine/store/idempotency-repo.js";
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from "../engine/webhooks/index.js";
+import { createAuthenticator } from "../engine/auth/index.js";
 import { createApp } from "./app.js";
+import { createEngineCache } from "./engines.js";
+import { createReadLane } from "./read-lane.js";
 import type { IdempotencyOptions } from "./idempotency.js";
 import type { Activity, LogFn } from "./types.js";
 import { startWorker, type RunningWorker, type WorkerOptions } from "./worker.js";
@@ -55,12 +58,18 @@ export function createServer(options: ServerOptions) {
   const store = typeof options.store === "string" ? openStore(options.store) : options.store;
   const log = options.log ?? stderrLog;
   const activity: Activity = { lastWriteAt: 0, closing: false };
-  const app = createApp({ store, activity, log: options.quiet ? undefined : log, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes });
+  const accessLog = options.quiet ? undefined : log;
+  const auth = createAuthenticator(store);
+  const engines = createEngineCache(store);
+  const app = createApp({ store, activity, log: accessLog, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes, auth, engines });
+  const lane = createReadLane({ store, auth, engines, activity, log: accessLog });
 
   async function listen(port = 8080, host = "127.0.0.1"): Promise<RunningServer> {
     const server = await new Promise<Server>((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(s as Server)) as Server;
+      const appListener = getRequestListener(app.fetch, { hostname: host });
+      const s = createHttpServer((req, res) => lane(req, res, appListener));
       s.once("error", (err) => reject(new DdsError("unavailable", `cannot listen on ${host}:${port}: ${err.message}`)));
+      s.listen(port, host, () => resolve(s));
     });
     const bound = (server.address() as AddressInfo).port;
     const worker: RunningWorker | undefined = options.worker === false ? undefined : startWorker(store, activity, options.worker, log);

@@ -1,3 +1,4 @@
+import * as crypto from "node:crypto";
 import { createHash, randomBytes } from "node:crypto";
 
 /** Every token starts with this, so secret scanners and people recognise it. */
@@ -10,8 +11,12 @@ export function generateToken(): string {
 
 /** What is stored instead of the token: its SHA-256, lowercase hex. */
 export function hashToken(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("hex");
+  // The one-shot hash (Node >= 20.12) is several times cheaper than a Hash object, and
+  // every request pays it.
+  return oneShot ? oneShot("sha256", token, "hex") : createHash("sha256").update(token, "utf8").digest("hex");
 }
+
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
 
 /** Cheap shape check, so garbage never costs a database lookup. */
 export function looksLikeToken(value: string): boolean {

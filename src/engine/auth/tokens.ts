@@ -83,25 +83,47 @@ export function revokeToken(store: Store, tokenId: string): TokenInfo {
 /** How often a token's `lastUsedAt` is written at most: a write per request would contend. */
 const TOUCH_EVERY_MS = 60_000;
 
+/** Verdicts remembered at most (a flood of made-up tokens cannot grow the cache without bound). */
+const MAX_CACHED = 10_000;
+
 /**
- * Checks bearer tokens against the store. Lookups are not cached, so a revocation made
- * by `ddsctl tokens revoke` in another process takes effect on the next request.
+ * Checks bearer tokens against the store. Verdicts are remembered by token hash only
+ * while the database is unchanged (Store.changeStamp: nothing written through this
+ * connection, nothing committed by another), so a revocation, even by `ddsctl tokens
+ * revoke` in another process, takes effect on the next request.
  */
 export function createAuthenticator(store: Store) {
   const repo = createTokenRepo(store);
   const touched = new Map<string, number>();
+  const cache = new Map<string, Principal | null>();
+  let cachedAt = store.changeStamp();
   return {
-    /** The principal of a valid, unrevoked token, or undefined. */
-    authenticate(token: string): Principal | undefined {
+    /**
+     * The principal of a valid, unrevoked token, or undefined. `stamp` is the store's
+     * change stamp when the caller has just read it.
+     */
+    authenticate(token: string, stamp?: string): Principal | undefined {
       if (!looksLikeToken(token)) return undefined;
-      const row = repo.findByHash(hashToken(token));
-      if (!row || row.revokedAt) return undefined;
-      const now = Date.now();
-      if (now - (touched.get(row.id) ?? 0) > TOUCH_EVERY_MS) {
-        touched.set(row.id, now);
-        repo.touch(row.id, new Date(now).toISOString());
+      const now = stamp ?? store.changeStamp();
+      if (now !== cachedAt) {
+        cache.clear();
+        cachedAt = now;
       }
-      return { tokenId: row.id, workspace: row.workspace, scopes: row.scopes };
+      const hash = hashToken(token);
+      let principal = cache.get(hash);
+      if (principal === undefined) {
+        const row = repo.findByHash(hash);
+        principal = row && !row.revokedAt ? { tokenId: row.id, workspace: row.workspace, scopes: row.scopes } : null;
+        if (cache.size >= MAX_CACHED) cache.clear();
+        cache.set(hash, principal);
+      }
+      if (!principal) return undefined;
+      const t = Date.now();
+      if (t - (touched.get(principal.tokenId) ?? 0) > TOUCH_EVERY_MS) {
+        touched.set(principal.tokenId, t);
+        repo.touch(principal.tokenId, new Date(t).toISOString());
+      }
+      return { ...principal, scopes: [...principal.scopes] };
     },
   };
 }

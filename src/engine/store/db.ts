@@ -18,6 +18,18 @@ export interface Store {
   tx<T>(fn: () => T): T;
   /** Runs `fn` in a savepoint of the current transaction (or a deferred transaction). */
   savepoint<T>(fn: () => T): T;
+  /**
+   * A value that changes whenever the database may have changed: a commit by another
+   * connection (data_version) or any row written through this one (total_changes). One
+   * cheap statement; caches of what was read stay valid while it is unchanged.
+   */
+  changeStamp(): string;
+  /**
+   * The same stamp, but the other-connections half (the only part that takes a read
+   * lock, costly next to a small request) is re-read at most every `maxAgeMs`: a commit
+   * by another process is noticed up to that late, this connection's writes at once.
+   */
+  changeStampWithin(maxAgeMs: number): string;
   close(): void;
 }
 
@@ -53,12 +65,29 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   // One wrapper for every transaction: better-sqlite3 prepares BEGIN/COMMIT/SAVEPOINT
   // statements per wrapper, so creating one per call costs more than the work inside.
   const run = raw.transaction(<T>(fn: () => T): T => fn());
+  const dataVersion = raw.prepare("PRAGMA data_version").pluck();
+  const totalChanges = raw.prepare("SELECT total_changes()").pluck();
+  let external = 0;
+  let externalAt = -Infinity;
   return {
     db,
     raw,
     path,
     tx: <T>(fn: () => T): T => (raw.inTransaction ? run(fn) : run.immediate(fn)) as T,
     savepoint: <T>(fn: () => T): T => run(fn) as T,
+    changeStamp: () => {
+      external = dataVersion.get() as number;
+      externalAt = performance.now();
+      return `${external}:${totalChanges.get() as number}`;
+    },
+    changeStampWithin(maxAgeMs: number): string {
+      const now = performance.now();
+      if (now - externalAt >= maxAgeMs) {
+        external = dataVersion.get() as number;
+        externalAt = now;
+      }
+      return `${external}:${totalChanges.get() as number}`;
+    },
     close: () => {
       if (raw.open) raw.close();
     },

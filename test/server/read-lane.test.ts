@@ -1,0 +1,83 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { issueToken, revokeToken } from "../../src/engine/auth/index.js";
+import { createLocalEngine } from "../../src/engine/local-engine.js";
+import { openStore, type Store } from "../../src/engine/store/db.js";
+import { startServer, type Harness } from "./harness.js";
+
+// The read lane answers plain GETs outside the app and caches single-resource reads; these
+// tests hold that it answers exactly as the app does and never serves what has changed.
+let h: Harness;
+let other: Store;
+let token: string;
+let contextId: string;
+const logs: string[] = [];
+
+beforeAll(async () => {
+  h = await startServer({ worker: false, quiet: false, log: (line) => logs.push(line) });
+  // A second connection to the same file: what another `ddsctl` process would write through.
+  other = openStore(h.dbPath);
+  token = h.token("write");
+  contextId = (await h.request("POST", "/v1/contexts", { token, body: { name: "lane" } })).json.contextId;
+});
+afterAll(async () => {
+  other?.close();
+  await h?.close();
+});
+
+const get = (path = `/v1/contexts/${contextId}`, t = token, headers: Record<string, string> = {}) => h.request("GET", path, { token: t, headers });
+
+describe("the read lane", () => {
+  it("answers like the app: same body, Content-Type, Content-Length, X-Request-Id and access-log line", async () => {
+    const lane = await get(undefined, token, { "x-request-id": "trace-1" });
+    const app = await get(`/v1/contexts/${contextId}?include=`); // a query string goes to the app
+    expect(lane.status).toBe(200);
+    expect(lane.text).toBe(app.text);
+    expect(lane.headers.get("content-type")).toBe(app.headers.get("content-type"));
+    expect(lane.headers.get("content-length")).toBe(String(Buffer.byteLength(lane.text)));
+    expect(lane.headers.get("x-request-id")).toBe("trace-1");
+    const line = JSON.parse(logs.find((l) => l.includes('"trace-1"'))!);
+    expect(line).toMatchObject({ method: "GET", path: `/v1/contexts/${contextId}`, status: 200, workspace: "default", requestId: "trace-1" });
+  });
+
+  it("leaves errors to the app: 401, 403, 404 and bad ids get their problem bodies", async () => {
+    expect((await get(undefined, "dds_nope")).status).toBe(401);
+    expect((await get(undefined, "dds_nope")).headers.get("www-authenticate")).toContain("Bearer");
+    expect((await get("/v1/contexts/00000000-0000-7000-8000-000000000000")).json.code).toBe("not_found");
+    expect((await get("/v1/webhooks", h.token("read"))).status).toBe(200);
+    expect((await get("/v1/tokens")).status).toBe(404);
+  });
+
+  it("never serves a cached read after a write through this server", async () => {
+    expect((await get()).json.name).toBe("lane");
+    await h.request("PATCH", `/v1/contexts/${contextId}`, { token, body: { name: "renamed" } });
+    expect((await get()).json.name).toBe("renamed");
+  });
+
+  it("notices a commit by another connection, and a revocation there, at once for practical purposes", async () => {
+    expect((await get()).json.name).toBe("renamed");
+    const engine = createLocalEngine({ db: other });
+    await engine.updateContext(contextId, { name: "from-another-process" });
+    await sleep(5);
+    expect((await get()).json.name).toBe("from-another-process");
+
+    const doomed = issueToken(other, { workspace: "default", scopes: ["read"] });
+    expect((await get(undefined, doomed.token)).status).toBe(200);
+    revokeToken(other, doomed.tokenId);
+    await sleep(5);
+    expect((await get(undefined, doomed.token)).status).toBe(401);
+  });
+
+  it("a token revoked through the server's own connection is refused on the next request", async () => {
+    const doomed = issueToken(h.store, { workspace: "default", scopes: ["read"] });
+    expect((await get(undefined, doomed.token)).status).toBe(200);
+    revokeToken(h.store, doomed.tokenId);
+    expect((await get(undefined, doomed.token)).status).toBe(401);
+  });
+
+  it("keeps workspaces apart in its cache", async () => {
+    const elsewhere = h.token("admin", "elsewhere");
+    expect((await get()).status).toBe(200);
+    expect((await get(undefined, elsewhere)).status).toBe(404);
+  });
+});
