@@ -21,6 +21,9 @@ export interface WorkerOptions {
   pipeline?: PipelineOptions;
 }
 
+/** The share of the time passes may take while write requests keep arriving. */
+const BUSY_SHARE = 0.1;
+
 /** A running worker. */
 export interface RunningWorker {
   /** Stops after the current pass (passes are synchronous, so at most one). */
@@ -63,6 +66,11 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
           continue;
         }
       }
+      // Past maxDeferMs under a continuous stream of writes, passes take turns with the
+      // requests instead of running back to back: at most BUSY_SHARE of the time, so a long
+      // import is not slowed by half while its contexts still resolve as it goes.
+      const busy = quietFor < settleMs;
+      const passStarted = performance.now();
       let worked: boolean;
       try {
         worked = pipeline.step();
@@ -71,7 +79,9 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
         await sleep(errorBackoffMs);
         continue;
       }
-      if (worked) {
+      if (worked && busy) {
+        await sleep(Math.max(1, ((performance.now() - passStarted) * (1 - BUSY_SHARE)) / BUSY_SHARE));
+      } else if (worked) {
         await yieldToEventLoop();
       } else {
         deferringSince = undefined;
