@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import { errors } from "../../contract/errors.js";
 import type { FilterClause, ListQuery, ListSpec, SortKey } from "../../contract/list-query.js";
 import { checkListQuery, DEFAULT_LIMIT } from "../../contract/list-query.js";
+import { statements } from "./statements.js";
 
 /** How one API field maps onto SQL. `sql` is trusted text from this file's callers only. */
 export interface ColumnSpec {
@@ -55,7 +56,9 @@ export function listRows<R>(raw: Database.Database, source: ListSource, spec: Li
   const order = [...keys.map((k) => `${k.expr} ${k.desc ? "DESC" : "ASC"}`), `${source.id} ASC`].join(", ");
   const sortSelect = keys.map((k, i) => `${k.expr} AS __k${i}`).join(", ");
   const text = `SELECT ${source.select}${sortSelect ? `, ${sortSelect}` : ""}, ${source.id} AS __id FROM ${source.from} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ?`;
-  const rows = raw.prepare(text).all(...params, limit + 1) as (R & Record<string, unknown>)[];
+  // Cached by text: a list's SQL varies only with its filters and sort, and a lookup by
+  // name repeated per imported context paid a prepare each time.
+  const rows = statements(raw)(text).all(...params, limit + 1) as (R & Record<string, unknown>)[];
   const hasNextPage = rows.length > limit;
   const pageRows = hasNextPage ? rows.slice(0, limit) : rows;
   let nextCursor: string | null = null;
