@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pathParams, ROUTES, type RouteSpec } from "../contract/routes.js";
 import { hasScope, type Authenticator } from "../engine/auth/index.js";
 import type { Store } from "../engine/store/db.js";
-import { newId } from "../util/ids.js";
+import { newRequestId } from "./access-log.js";
 import type { EngineCache } from "./engines.js";
 import { parseRouteQuery } from "./query.js";
 import type { Activity, LogFn } from "./types.js";
@@ -69,20 +69,39 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
   const routes = compileGetRoutes();
   const params = new Map(routes.map((c) => [c.route, pathParams(c.route.path).length]));
 
+  // Routes by their first segment (`/v1/contexts/...` → the contexts routes), in table order.
+  const bySegment = new Map<string, Compiled[]>();
+  for (const c of routes) {
+    const segment = c.route.path.split("/")[1];
+    bySegment.set(segment, [...(bySegment.get(segment) ?? []), c]);
+  }
   const match = (path: string): { route: RouteSpec; args: string[] } | undefined => {
-    for (const c of routes) {
+    const end = path.indexOf("/", 4);
+    for (const c of bySegment.get(path.slice(4, end < 0 ? undefined : end)) ?? []) {
       const m = c.pattern.exec(path);
       if (m) return { route: c.route, args: m.slice(1, 1 + params.get(c.route)!) };
     }
     return undefined;
   };
+  /**
+   * A request header by its lowercase name, read from rawHeaders (cheaper than building
+   * req.headers); repeated headers are joined with ", " as the app's Headers join them.
+   */
+  const header = (req: IncomingMessage, name: string): string | undefined => {
+    const raw = req.rawHeaders;
+    let value: string | undefined;
+    for (let i = 0; i < raw.length; i += 2) {
+      if (raw[i].length === name.length && raw[i].toLowerCase() === name) value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
+    }
+    return value;
+  };
 
   return (req, res, next) => {
     const path = req.url ?? "";
-    if (req.method !== "GET" || activity.closing || path.includes("?") || path.includes("%")) return void next(req, res);
+    if (req.method !== "GET" || activity.closing || !path.startsWith("/v1/") || path.includes("?") || path.includes("%")) return void next(req, res);
     const found = match(path);
-    const header = req.headers.authorization;
-    const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
+    const authorization = found && header(req, "authorization");
+    const token = authorization ? BEARER.exec(authorization)?.[1] : undefined;
     if (!found || token === undefined) return void next(req, res);
     const started = performance.now();
     const stamp = store.changeStampWithin(EXTERNAL_CHANGES_MS);
@@ -93,8 +112,8 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     const principal = auth.authenticate(token, stamp);
     if (!principal || !hasScope(principal.scopes, found.route.scope)) return void next(req, res);
     const send = (body: string) => {
-      const given = req.headers["x-request-id"];
-      const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : newId();
+      const given = header(req, "x-request-id");
+      const requestId = given !== undefined && REQUEST_ID.test(given) ? given : newRequestId();
       res.writeHead(found.route.status, { "content-type": "application/json", "x-request-id": requestId, "content-length": Buffer.byteLength(body) });
       res.end(body);
       if (log) {

@@ -33,7 +33,7 @@ const ratios = results.filter((x) => x.ratio !== undefined);
 if (ratios.length) {
   console.log("\nratios");
   const met = (r) => (r.lowerIsBetter ? r.ratio < r.targetValue : r.ratio >= r.targetValue);
-  for (const r of ratios) console.log(`${pad(r.name, W)}${r.ratio.toFixed(2)}  (target ${r.target})  ${met(r) ? "met" : "NOT MET"}`);
+  for (const r of ratios) console.log(`${pad(r.name, W)}${r.ratio.toFixed(2)}  ${r.target === "-" ? "(no target)" : `(target ${r.target})  ${met(r) ? "met" : "NOT MET"}`}`);
 }
 const notes = results.filter((x) => x.note !== undefined);
 if (notes.length) {
