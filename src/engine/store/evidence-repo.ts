@@ -132,9 +132,15 @@ export function createEvidenceRepo(store: Store, workspace: string) {
         query,
       );
     },
-    /** The accepted contribution of `sourceId` to a record, if any. */
+    /**
+     * The accepted contribution of `sourceId` to a record, if any. It is always the last
+     * one inserted for that pair (each insert supersedes the one before), so the index is
+     * read backwards by rowid for one entry instead of checking the pair's whole history
+     * for its status (which grew linearly: 2.5 s of a 1M-line import).
+     */
     acceptedFromSource(recordId: string, sourceId: string): string | undefined {
-      return q("SELECT id FROM contributions WHERE record_id = ? AND source_id = ? AND status = 'accepted'")
+      return q(`SELECT id FROM (SELECT id, status FROM contributions WHERE record_id = ? AND source_id = ? ORDER BY rowid DESC LIMIT 1)
+        WHERE status = 'accepted'`)
         .pluck()
         .get(recordId, sourceId) as string | undefined;
     },
