@@ -70,7 +70,7 @@ export function createIngestWriter(deps: IngestDeps): IngestWriter {
   const recordsByKey = new Map<string, string>();
   const newRecords: RecordInsert[] = [];
   const created = new Map<string, RecordInsert>();
-  const heads = new Map<string, Head | null>();
+  const heads = new Map<string, Head>();
   const rows: ContributionInsert[] = [];
   const supersededIds: string[] = [];
   const touched = new Set<string>();
@@ -139,9 +139,9 @@ export function createIngestWriter(deps: IngestDeps): IngestWriter {
       }
       const headKey = `${recordId}\u0000${input.sourceId}`;
       let previous = heads.get(headKey);
-      if (previous === undefined) {
-        const stored = created.has(recordId) ? undefined : evidence.acceptedFromSource(recordId, input.sourceId);
-        previous = stored === undefined ? null : { id: stored };
+      if (previous === undefined && !created.has(recordId)) {
+        const stored = evidence.acceptedFromSource(recordId, input.sourceId);
+        if (stored !== undefined) previous = { id: stored };
       }
       if (previous?.pending) previous.pending.status = "superseded";
       else if (previous) supersededIds.push(previous.id);
@@ -185,7 +185,7 @@ export function createIngestWriter(deps: IngestDeps): IngestWriter {
       evidence.markSuperseded(supersededIds);
       evidence.insertContributions(rows);
       for (const contextId of touched) deps.markStale(contextId);
-      for (const head of heads.values()) if (head) delete head.pending;
+      for (const head of heads.values()) delete head.pending;
       newRecords.length = 0;
       supersededIds.length = 0;
       rows.length = 0;
