@@ -1,5 +1,6 @@
 import { userInfo } from "node:os";
-import type { DdsService } from "../contract/service.js";
+import { DdsError } from "../contract/errors.js";
+import type { DdsService, WriteGroup } from "../contract/service.js";
 import { createContextService } from "./contexts/context-service.js";
 import { createDraftEvaluation } from "./decisions/draft-evaluation.js";
 import { createEvaluationService } from "./decisions/evaluation-service.js";
@@ -39,6 +40,8 @@ export type LocalEngine = DdsService & {
   readonly pipeline: Pipeline;
   /** The answer a keyed call stored (see ReplayRepo.expand), for the HTTP layer's replays. */
   expandReplay(requestHash: string, body: string): string;
+  /** Always offered by the embedded engine (optional in the contract). */
+  writeGroup(): WriteGroup;
 };
 
 function defaultActor(): string {
@@ -112,10 +115,17 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     writeGroup: () => {
       if (store.raw.inTransaction) throw new Error("a write group is already open");
       store.raw.exec("BEGIN IMMEDIATE");
-      const end = (sql: string) => () => {
-        if (store.raw.inTransaction) store.raw.exec(sql);
+      return {
+        commit: () => {
+          // SQLite rolls a transaction back on its own after some errors (a full disk):
+          // then nothing of the group is durable, and the caller must hear it.
+          if (!store.raw.inTransaction) throw new DdsError("unavailable", "the write group was rolled back by the database; nothing of it was kept");
+          store.raw.exec("COMMIT");
+        },
+        rollback: () => {
+          if (store.raw.inTransaction) store.raw.exec("ROLLBACK");
+        },
       };
-      return { commit: end("COMMIT"), rollback: end("ROLLBACK") };
     },
     close: async () => {
       if (store.raw.inTransaction) store.raw.exec("ROLLBACK");

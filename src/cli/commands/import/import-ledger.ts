@@ -42,6 +42,8 @@ export class ImportLedger {
   /** Set once more lines failed than --max-errors allows. */
   overErrorLimit = false;
   private last: Checkpoint | undefined;
+  /** Deferred mode: the newest checkpoint whose lines are not durable yet. */
+  private pending: Checkpoint | undefined;
   private written: Checkpoint | undefined;
   private writtenAt = -Infinity;
   /**
@@ -85,7 +87,7 @@ export class ImportLedger {
     for (const id of w.touched) this.touched?.add(id);
     this.lastCommitted = w.last;
     if (this.opts.checkpoint && !this.opts.dryRun) {
-      this.last = {
+      const cp: Checkpoint = {
         ...this.start.checkpointBase,
         lastCompletedLine: w.last,
         bytes: w.digest.bytes,
@@ -94,11 +96,17 @@ export class ImportLedger {
         complete: false,
         updatedAt: new Date().toISOString(),
       };
-      // At most every CHECKPOINT_EVERY_MS: a rename per batch can cost more than the batch
-      // on some file systems, and a slightly stale checkpoint only makes a resume re-send
-      // a few batches, which their keys turn into replays. `finish` writes the last one.
-      const now = performance.now();
-      if (!this.deferred && now - this.writtenAt >= CHECKPOINT_EVERY_MS) this.write(this.last, now);
+      if (this.deferred) {
+        // Not durable until the group commits: only `durable` may make it the checkpoint.
+        this.pending = cp;
+      } else {
+        this.last = cp;
+        // At most every CHECKPOINT_EVERY_MS: a rename per batch can cost more than the batch
+        // on some file systems, and a slightly stale checkpoint only makes a resume re-send
+        // a few batches, which their keys turn into replays. `finish` writes the last one.
+        const now = performance.now();
+        if (now - this.writtenAt >= CHECKPOINT_EVERY_MS) this.write(this.last, now);
+      }
     }
     this.progress?.update(w.digest.bytes, c);
     if (this.opts.maxErrors !== undefined && c.failed > this.opts.maxErrors) this.overErrorLimit = true;
@@ -106,10 +114,15 @@ export class ImportLedger {
 
   /** The service has committed everything counted so far: the checkpoint may follow. */
   durable(): void {
+    if (this.pending) this.last = this.pending;
+    this.pending = undefined;
     if (this.last && this.last !== this.written) this.write(this.last, performance.now());
   }
 
-  /** Records the final state: the last commit, marked complete when the whole input was done. */
+  /**
+   * Records the final state: the last commit (in deferred mode the last durable one, so a
+   * group whose commit failed is never recorded), marked complete when the whole input was done.
+   */
   finish(complete: boolean): void {
     if (this.last && (complete || this.last !== this.written)) this.write({ ...this.last, complete }, performance.now());
   }

@@ -95,10 +95,13 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
   ledger.deferred = grouped;
   const commitGroup = (reopen: boolean) => {
     if (!group) return;
-    group.commit();
+    const closing = group;
+    group = undefined;
+    // A failed commit throws before the checkpoint moves: the lines stay to be sent again.
+    closing.commit();
     ledger.durable();
     if (collectGarbage && process.memoryUsage.rss() > RSS_SOFT_LIMIT) collectGarbage();
-    group = reopen ? service.writeGroup!() : undefined;
+    if (reopen) group = service.writeGroup!();
     groupStarted = performance.now();
   };
   const queue: WindowWork[] = [];

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { createLocalEngine } from "../../src/engine/local-engine.js";
+import { openStore } from "../../src/engine/store/db.js";
+import { setupMortgageModels } from "../contract/mortgage-models.js";
+
+async function engineWithContext() {
+  const engine = createLocalEngine({ db: openStore(":memory:") });
+  const models = await setupMortgageModels(engine);
+  const { contextId } = await engine.createContext({});
+  const item = (n: number, income: unknown = 1000) => ({ contextId, modelId: models.Employment, sourceId: `s${n}`, sourceType: "document", data: { employmentId: `e${n}`, monthlyIncome: income } });
+  const count = async () => (await engine.listContributions({ filters: [{ field: "contextId", op: "eq", value: contextId }] })).data.length;
+  return { engine, item, count };
+}
+
+describe("write groups (local imports)", () => {
+  it("commit keeps every call; a failing call inside still undoes only itself", async () => {
+    const { engine, item, count } = await engineWithContext();
+    const group = engine.writeGroup();
+    const res = await engine.bulkCreateContributions({ items: [item(1), item(2, "lots")] });
+    await engine.bulkCreateContributions({ items: [item(3)] });
+    expect(res.items.map((i) => i.status)).toEqual([201, 422]);
+    group.commit();
+    expect(await count()).toBe(2);
+  });
+
+  it("rollback undoes the whole group", async () => {
+    const { engine, item, count } = await engineWithContext();
+    const group = engine.writeGroup();
+    await engine.bulkCreateContributions({ items: [item(1), item(2)] });
+    group.rollback();
+    expect(await count()).toBe(0);
+  });
+
+  it("a group the database already rolled back cannot be committed as if kept", async () => {
+    const { engine, item } = await engineWithContext();
+    const group = engine.writeGroup();
+    await engine.bulkCreateContributions({ items: [item(1)] });
+    engine.ctx.store.raw.exec("ROLLBACK"); // what SQLite does on its own after a full disk
+    expect(() => group.commit()).toThrow(/rolled back/);
+  });
+});
