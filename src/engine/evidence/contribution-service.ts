@@ -2,6 +2,7 @@ import { errors } from "../../contract/errors.js";
 import type { ListQuery } from "../../contract/list-query.js";
 import type { BulkResponse, Contribution, Page } from "../../contract/schemas/index.js";
 import type { WriteOptions } from "../../contract/service.js";
+import type { ContributionRow } from "../store/evidence-repo.js";
 import type { ReplayCodec } from "../store/replay-repo.js";
 import { bulkItems, runBulk } from "./bulk.js";
 import { toApiContribution } from "./contribution-view.js";
@@ -19,6 +20,16 @@ export function createContributionService(deps: IngestDeps) {
     return runBulk(ctx.store.tx, (fn) => fn(), items, 201, (item) => writer.add(item), () => writer.flush());
   };
 
+  /** Rows in the API's shape, each model's field names read once. */
+  const toApi = (rows: ContributionRow[]): Contribution[] => {
+    const names = new Map<string, Map<string, string>>();
+    return rows.map((row) => {
+      let n = names.get(row.modelId);
+      if (!n) names.set(row.modelId, (n = deps.models.fieldNames(row.modelId)));
+      return toApiContribution(row, n);
+    });
+  };
+
   // A replayed bulk answers what the first call answered. Its contributions are stored
   // rows, so the replay store keeps their ids (a tenth of the response) and rebuilds them;
   // each was "accepted" when created, which is what the first answer said.
@@ -26,16 +37,12 @@ export function createContributionService(deps: IngestDeps) {
     store: (res) => ({ ...res, items: res.items.map((i) => (i.data ? { index: i.index, status: i.status, id: (i.data as Contribution).contributionId } : i)) }),
     load: (stored) => {
       const res = stored as Omit<BulkResponse, "items"> & { items: (BulkResponse["items"][number] & { id?: string })[] };
-      const rows = new Map(evidence.getContributions(res.items.flatMap((i) => (i.id ? [i.id] : []))).map((r) => [r.id, r]));
-      const names = new Map<string, Map<string, string>>();
+      const byId = new Map(toApi(evidence.getContributions(res.items.flatMap((i) => (i.id ? [i.id] : [])))).map((c) => [c.contributionId, c]));
       return {
         ...res,
         items: res.items.map(({ id, ...item }) => {
-          const row = id === undefined ? undefined : rows.get(id);
-          if (!row) return item;
-          let n = names.get(row.modelId);
-          if (!n) names.set(row.modelId, (n = deps.models.fieldNames(row.modelId)));
-          return { ...item, data: { ...toApiContribution(row, n), status: "accepted" as const } };
+          const contribution = id === undefined ? undefined : byId.get(id);
+          return contribution ? { ...item, data: { ...contribution, status: "accepted" as const } } : item;
         }),
       };
     },
@@ -59,13 +66,7 @@ export function createContributionService(deps: IngestDeps) {
     },
     async listContributions(query?: ListQuery): Promise<Page<Contribution>> {
       const page = evidence.listContributions(query ?? {});
-      const names = new Map<string, Map<string, string>>();
-      const data = page.rows.map((row) => {
-        let n = names.get(row.modelId);
-        if (!n) names.set(row.modelId, (n = deps.models.fieldNames(row.modelId)));
-        return toApiContribution(row, n);
-      });
-      return { data, nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
+      return { data: toApi(page.rows), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
     },
   };
 }

@@ -10,6 +10,18 @@ export function byName<T>(byId: Record<string, T>, names: Map<string, string>): 
 
 /** The API shape of a contribution (data and confidences keyed by current field names). */
 export function toApiContribution(row: ContributionRow, names: Map<string, string>): Contribution {
+  return apiContribution(row, byName(JSON.parse(row.data) as Record<string, unknown>, names), byName(JSON.parse(row.fieldConfidences) as Record<string, number>, names));
+}
+
+/**
+ * The API shape of a contribution from its row and its data and confidences already
+ * keyed by name (ingest has them so from the checked input).
+ */
+export function apiContribution(
+  row: Omit<ContributionRow, "workspace" | "data" | "fieldConfidences">,
+  data: Record<string, unknown>,
+  fieldConfidences: Record<string, number>,
+): Contribution {
   return {
     contributionId: row.id,
     contextId: row.contextId,
@@ -17,8 +29,8 @@ export function toApiContribution(row: ContributionRow, names: Map<string, strin
     recordId: row.recordId,
     sourceId: row.sourceId,
     sourceType: row.sourceType as Contribution["sourceType"],
-    data: byName(JSON.parse(row.data) as Record<string, unknown>, names),
-    fieldConfidences: byName(JSON.parse(row.fieldConfidences) as Record<string, number>, names),
+    data,
+    fieldConfidences,
     status: row.status,
     supersedes: row.supersedes,
     observedAt: row.observedAt,

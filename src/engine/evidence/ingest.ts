@@ -8,6 +8,7 @@ import type { EngineContext } from "../engine-context.js";
 import type { StoredModel } from "../models/model-types.js";
 import type { ContributionInsert, EvidenceRepo, RecordInsert } from "../store/evidence-repo.js";
 import { checkEvidence, identityKeyOf, missingIdentity } from "./evidence-data.js";
+import { apiContribution } from "./contribution-view.js";
 import type { ModelCache } from "./model-cache.js";
 import type { ReplayRepo } from "../store/replay-repo.js";
 
@@ -68,7 +69,7 @@ export function createIngestWriter(deps: IngestDeps): IngestWriter {
   const models = new Map<string, StoredModel | undefined>();
   const contexts = new Map<string, { id: string; status: string }>();
   const recordsByKey = new Map<string, string>();
-  const newRecords: RecordInsert[] = [];
+  /** Records this writer creates, until flush writes them (in creation order). */
   const created = new Map<string, RecordInsert>();
   const heads = new Map<string, Head>();
   const rows: ContributionInsert[] = [];
@@ -132,7 +133,6 @@ export function createIngestWriter(deps: IngestDeps): IngestWriter {
         if (!recordId) {
           recordId = newId();
           const record = { id: recordId, contextId: context.id, modelId: model.id, identityKey: key!, sha256: EMPTY_SHA256, now, createdBy: ctx.actor };
-          newRecords.push(record);
           created.set(recordId, record);
         }
         recordsByKey.set(recordKey, recordId);
@@ -164,29 +164,14 @@ export function createIngestWriter(deps: IngestDeps): IngestWriter {
       heads.set(headKey, { id: row.id, pending: row });
       touched.add(context.id);
       // The API shape straight from the checked input: its names are the model's current ones.
-      return {
-        contributionId: row.id,
-        contextId: row.contextId,
-        modelId: row.modelId,
-        recordId,
-        sourceId: row.sourceId,
-        sourceType: sourceTypeOverride ?? input.sourceType,
-        data: input.data,
-        fieldConfidences: checked.confidencesByName,
-        status: "accepted",
-        supersedes: row.supersedes,
-        observedAt: row.observedAt,
-        receivedAt: now,
-        createdBy: row.createdBy,
-      };
+      return apiContribution(row, input.data, checked.confidencesByName);
     },
     flush() {
-      evidence.insertRecords(newRecords);
+      evidence.insertRecords([...created.values()]);
       evidence.markSuperseded(supersededIds);
       evidence.insertContributions(rows);
       for (const contextId of touched) deps.markStale(contextId);
       for (const head of heads.values()) delete head.pending;
-      newRecords.length = 0;
       supersededIds.length = 0;
       rows.length = 0;
       created.clear();
