@@ -6,11 +6,37 @@ const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"]);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * A request id for a request that brought none: a random UUID (cheaper than the
- * time-ordered ids of resources, which nothing sorts request ids by).
+ * The request id of a request: its own `X-Request-Id` when sane, else a random UUID
+ * (cheaper than the time-ordered ids of resources, which nothing sorts request ids by).
  */
-export function newRequestId(): string {
-  return randomUUID();
+export function requestIdOf(given: string | undefined): string {
+  return given && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** What one access-log line says (never the token or the body). */
+export interface AccessEntry {
+  method: string;
+  path: string;
+  status: number;
+  started: number;
+  workspace?: string;
+  requestId: string;
+  error?: string;
+}
+
+/** One access-log line, the same for the app and the read lane. */
+export function accessLine(e: AccessEntry): string {
+  const entry: Record<string, unknown> = {
+    time: new Date().toISOString(),
+    method: e.method,
+    path: e.path,
+    status: e.status,
+    ms: Math.round((performance.now() - e.started) * 10) / 10,
+  };
+  if (e.workspace) entry.workspace = e.workspace;
+  entry.requestId = e.requestId;
+  if (e.error) entry.error = e.error;
+  return JSON.stringify(entry);
 }
 
 /**
@@ -22,8 +48,7 @@ export function newRequestId(): string {
 export function accessLog(activity: Activity, log: LogFn | undefined): MiddlewareHandler<ServerEnv> {
   return async (c, next) => {
     const started = performance.now();
-    const given = c.req.header("x-request-id");
-    const requestId = given && REQUEST_ID.test(given) ? given : newRequestId();
+    const requestId = requestIdOf(c.req.header("x-request-id"));
     c.set("requestId", requestId);
     try {
       await next();
@@ -34,17 +59,7 @@ export function accessLog(activity: Activity, log: LogFn | undefined): Middlewar
     // While shutting down, ask keep-alive clients to go so the drain can finish.
     if (activity.closing) c.header("Connection", "close");
     if (!log) return;
-    const entry: Record<string, unknown> = {
-      time: new Date().toISOString(),
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
-    };
-    const principal = c.get("principal");
-    if (principal) entry.workspace = principal.workspace;
-    entry.requestId = requestId;
-    if (c.res.status >= 500 && c.error) entry.error = c.error.message;
-    log(JSON.stringify(entry));
+    const error = c.res.status >= 500 && c.error ? c.error.message : undefined;
+    log(accessLine({ method: c.req.method, path: c.req.path, status: c.res.status, started, workspace: c.get("principal")?.workspace, requestId, error }));
   };
 }

@@ -7,6 +7,11 @@ import type { ServerEnv } from "./types.js";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
+/** The token of an `Authorization: Bearer <token>` header; undefined for any other form. */
+export function bearerToken(header: string): string | undefined {
+  return BEARER.exec(header)?.[1];
+}
+
 /**
  * Bearer authentication and the scope check of one route (SPEC.md §2): missing, invalid
  * or revoked tokens are 401 (the error handler adds `WWW-Authenticate`), a token without
@@ -17,8 +22,8 @@ export function requireToken(route: RouteSpec, auth: Authenticator, engines: Eng
   return async (c, next) => {
     const header = c.req.header("authorization");
     if (!header) throw new DdsError("unauthorized", "missing API token: send the header Authorization: Bearer <token>");
-    const match = BEARER.exec(header);
-    const principal = match ? auth.authenticate(match[1]) : undefined;
+    const token = bearerToken(header);
+    const principal = token ? auth.authenticate(token) : undefined;
     if (!principal) throw new DdsError("unauthorized", "invalid or revoked API token");
     if (!hasScope(principal.scopes, route.scope)) {
       throw new DdsError(

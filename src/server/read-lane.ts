@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pathParams, ROUTES, type RouteSpec } from "../contract/routes.js";
 import { hasScope, type Authenticator } from "../engine/auth/index.js";
 import type { Store } from "../engine/store/db.js";
-import { newRequestId } from "./access-log.js";
+import { accessLine, requestIdOf } from "./access-log.js";
+import { bearerToken } from "./auth.js";
 import type { EngineCache } from "./engines.js";
 import { parseRouteQuery } from "./query.js";
 import type { Activity, LogFn } from "./types.js";
@@ -10,8 +11,6 @@ import type { Activity, LogFn } from "./types.js";
 /** The node:http listener everything else goes to (the Hono app). */
 export type Listener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const NO_QUERY = new URLSearchParams();
 /**
  * How late the lane may notice a commit by another process (another `ddsctl` on the same
@@ -101,7 +100,7 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     if (req.method !== "GET" || activity.closing || !path.startsWith("/v1/") || path.includes("?") || path.includes("%")) return void next(req, res);
     const found = match(path);
     const authorization = found && header(req, "authorization");
-    const token = authorization ? BEARER.exec(authorization)?.[1] : undefined;
+    const token = authorization ? bearerToken(authorization) : undefined;
     if (!found || token === undefined) return void next(req, res);
     const started = performance.now();
     const stamp = store.changeStampWithin(EXTERNAL_CHANGES_MS);
@@ -112,14 +111,10 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     const principal = auth.authenticate(token, stamp);
     if (!principal || !hasScope(principal.scopes, found.route.scope)) return void next(req, res);
     const send = (body: string) => {
-      const given = header(req, "x-request-id");
-      const requestId = given !== undefined && REQUEST_ID.test(given) ? given : newRequestId();
+      const requestId = requestIdOf(header(req, "x-request-id"));
       res.writeHead(found.route.status, { "content-type": "application/json", "x-request-id": requestId, "content-length": Buffer.byteLength(body) });
       res.end(body);
-      if (log) {
-        const ms = Math.round((performance.now() - started) * 10) / 10;
-        log(JSON.stringify({ time: new Date().toISOString(), method: "GET", path, status: found.route.status, ms, workspace: principal.workspace, requestId }));
-      }
+      log?.(accessLine({ method: "GET", path, status: found.route.status, started, workspace: principal.workspace, requestId }));
     };
     const cacheable = found.route.operation.startsWith("get");
     const key = `${principal.workspace}\n${path}`;

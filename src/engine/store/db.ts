@@ -69,25 +69,22 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   const totalChanges = raw.prepare("SELECT total_changes()").pluck();
   let external = 0;
   let externalAt = -Infinity;
+  const changeStampWithin = (maxAgeMs: number): string => {
+    const now = performance.now();
+    if (now - externalAt >= maxAgeMs) {
+      external = dataVersion.get() as number;
+      externalAt = now;
+    }
+    return `${external}:${totalChanges.get() as number}`;
+  };
   return {
     db,
     raw,
     path,
     tx: <T>(fn: () => T): T => (raw.inTransaction ? run(fn) : run.immediate(fn)) as T,
     savepoint: <T>(fn: () => T): T => run(fn) as T,
-    changeStamp: () => {
-      external = dataVersion.get() as number;
-      externalAt = performance.now();
-      return `${external}:${totalChanges.get() as number}`;
-    },
-    changeStampWithin(maxAgeMs: number): string {
-      const now = performance.now();
-      if (now - externalAt >= maxAgeMs) {
-        external = dataVersion.get() as number;
-        externalAt = now;
-      }
-      return `${external}:${totalChanges.get() as number}`;
-    },
+    changeStamp: () => changeStampWithin(0),
+    changeStampWithin,
     close: () => {
       if (raw.open) raw.close();
     },

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ImportSummary } from "../../../src/cli/commands/import/import-summary.js";
 import { createLocalEngine } from "../../../src/engine/local-engine.js";
 import { APPLICANT, EMPLOYMENT, LOAN, RULES } from "../../contract/mortgage-models.js";
 import { ddsctl, type Sandbox } from "../../helpers/cli.js";
@@ -13,21 +14,7 @@ export interface RejectLine {
 }
 
 /** The --json summary of an import. */
-export interface Summary {
-  lines: number;
-  created: number;
-  replayed: number;
-  superseded: number;
-  failed: number;
-  skipped: number;
-  batches: number;
-  seconds: number;
-  rate: number;
-  complete: boolean;
-  rejects: string | null;
-  dryRun?: true;
-  valid?: number;
-}
+export type Summary = ImportSummary;
 
 /**
  * Creates and activates the mortgage models (and, optionally, their rules) with one
