@@ -35,18 +35,17 @@ export class RejectsWriter {
 
   /**
    * Continues a rejects file from a checkpoint: lines written after the checkpoint (by a
-   * run that then died) are cut, because the resumed run writes them again.
+   * run that then died) are cut, because the resumed run writes them again. Undefined when
+   * the file is shorter than the checkpoint records (or gone): it is not the file that run
+   * wrote, and continuing it would lose the rejects of the lines the resume skips.
    */
-  static resume(path: string, bytes: number): RejectsWriter {
+  static resume(path: string, bytes: number): RejectsWriter | undefined {
+    const size = existsSync(path) ? statSync(path).size : 0;
+    if (size < bytes) return undefined;
     const w = new RejectsWriter(path);
-    if (existsSync(path) && statSync(path).size >= bytes) {
-      truncateSync(path, bytes);
-      w.bytes = bytes;
-      if (bytes > 0) w.fd = openSync(path, "a");
-    } else if (existsSync(path)) {
-      // Shorter than the checkpoint says: not the file it wrote; start it again.
-      unlinkSync(path);
-    }
+    if (size > 0) truncateSync(path, bytes);
+    w.bytes = bytes;
+    if (bytes > 0) w.fd = openSync(path, "a");
     return w;
   }
 

@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ddsctl, sandbox, type Sandbox } from "../../helpers/cli.js";
@@ -78,6 +78,22 @@ describe("--resume", () => {
     const changed = await ddsctl(box, ["import", "contributions", file, "--resume"]);
     expect(changed.exitCode).toBe(2);
     expect(changed.stderr).toMatch(/the input changed since checkpoint/);
+  });
+
+  it("refuses to continue a rejects file shorter than the checkpoint records, and leaves it as it is", async () => {
+    const file = writeLines(box, "case.ndjson", caseLines());
+    expect((await ddsctl(box, ["import", "contributions", file, "--create-contexts", "--no-wait"])).exitCode).toBe(3);
+    const rejectsPath = `${file}.rejects.ndjson`;
+    const full = readFileSync(rejectsPath, "utf8");
+    truncateSync(rejectsPath, full.indexOf("\n") + 1);
+    const cut = readFileSync(rejectsPath, "utf8");
+    const r = await ddsctl(box, ["import", "contributions", file, "--resume"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/rejects file .* is shorter than the checkpoint .* records \(\d+ bytes\)/);
+    expect(readFileSync(rejectsPath, "utf8")).toBe(cut);
+    // Without --resume the import starts over and writes the whole rejects file again.
+    expect((await ddsctl(box, ["import", "contributions", file, "--no-wait"])).exitCode).toBe(3);
+    expect(readFileSync(rejectsPath, "utf8")).toBe(full);
   });
 
   it("with stdin and --checkpoint, verifies the skipped lines by their hash", async () => {

@@ -1,5 +1,6 @@
-import { statSync } from "node:fs";
+import { existsSync, statSync, unlinkSync } from "node:fs";
 import { resolve } from "node:path";
+import { errors } from "../../../contract/errors.js";
 import type { DdsService } from "../../../contract/service.js";
 import { fingerprint, readCheckpoint, verifyCheckpoint, type Checkpoint } from "../../ndjson/checkpoint.js";
 import { RejectsWriter } from "../../ndjson/rejects.js";
@@ -47,8 +48,15 @@ export async function setUpImport(service: DdsService, opts: ImportOptions): Pro
   const fp = opts.input !== "-" && statSync(opts.input).isFile() ? fingerprint(opts.input) : undefined;
   const cp = opts.resume && opts.checkpoint ? readCheckpoint(opts.checkpoint) : undefined;
   if (cp) verifyCheckpoint(cp, opts.kind, fp, opts.checkpoint!);
+  // A run that starts over drops the old checkpoint before it replaces the rejects file: if
+  // it is killed before its own first checkpoint, a later --resume must not skip lines whose
+  // rejects are gone.
+  if (!opts.resume && opts.checkpoint && !opts.dryRun && existsSync(opts.checkpoint)) unlinkSync(opts.checkpoint);
   const sameRejects = cp?.rejects && opts.rejects !== undefined && resolve(cp.rejects.path) === resolve(opts.rejects);
   const rejects = sameRejects ? RejectsWriter.resume(opts.rejects!, cp!.rejects!.bytes) : RejectsWriter.fresh(opts.rejects);
+  if (!rejects) {
+    throw errors.usage(`the rejects file ${opts.rejects} is shorter than the checkpoint ${opts.checkpoint} records (${cp!.rejects!.bytes} bytes), so it is not the one that import wrote; delete the checkpoint (or drop --resume) to import from the start`);
+  }
   const spec = KINDS[opts.kind];
   const refs = opts.kind === "contributions" ? await References.load(service, { createContexts: opts.createContexts, dryRun: opts.dryRun }) : undefined;
   let dryRun: ConstructorParameters<typeof LineClassifier>[2];
