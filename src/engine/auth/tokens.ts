@@ -87,10 +87,13 @@ const TOUCH_EVERY_MS = 60_000;
 const MAX_CACHED = 10_000;
 
 /**
- * Checks bearer tokens against the store. Verdicts are remembered by token hash only
- * while the database is unchanged (Store.changeStamp: nothing written through this
- * connection, nothing committed by another), so a revocation, even by `ddsctl tokens
- * revoke` in another process, takes effect on the next request.
+ * Checks bearer tokens against the store. Verdicts are remembered only while the database
+ * is unchanged (Store.changeStamp: nothing written through this connection, nothing
+ * committed by another), so a revocation, even by `ddsctl tokens revoke` in another
+ * process, takes effect on the next request. They are remembered by the token as
+ * presented: a repeated request then skips the SHA-256, which was the largest cost of
+ * answering a small cached read. That memory is the process's own, bounded, and dropped at
+ * every change; the database holds hashes only and nothing logs a token.
  */
 export function createAuthenticator(store: Store) {
   const repo = createTokenRepo(store);
@@ -109,13 +112,12 @@ export function createAuthenticator(store: Store) {
         cache.clear();
         cachedAt = now;
       }
-      const hash = hashToken(token);
-      let principal = cache.get(hash);
+      let principal = cache.get(token);
       if (principal === undefined) {
-        const row = repo.findByHash(hash);
+        const row = repo.findByHash(hashToken(token));
         principal = row && !row.revokedAt ? { tokenId: row.id, workspace: row.workspace, scopes: row.scopes } : null;
         if (cache.size >= MAX_CACHED) cache.clear();
-        cache.set(hash, principal);
+        cache.set(token, principal);
       }
       if (!principal) return undefined;
       const t = Date.now();

@@ -69,13 +69,24 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   const totalChanges = raw.prepare("SELECT total_changes()").pluck();
   let external = 0;
   let externalAt = -Infinity;
+  // The last stamp and its parts: building the string on every call cost more than the
+  // statement, and a read-mostly server asks on every request.
+  let stamp = "";
+  let stampExternal = -1;
+  let stampTotal = -1;
   const changeStampWithin = (maxAgeMs: number): string => {
     const now = performance.now();
     if (now - externalAt >= maxAgeMs) {
       external = dataVersion.get() as number;
       externalAt = now;
     }
-    return `${external}:${totalChanges.get() as number}`;
+    const total = totalChanges.get() as number;
+    if (total !== stampTotal || external !== stampExternal) {
+      stampTotal = total;
+      stampExternal = external;
+      stamp = `${external}:${total}`;
+    }
+    return stamp;
   };
   return {
     db,
