@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pathParams, ROUTES, type RouteSpec } from "../contract/routes.js";
 import { hasScope, type Authenticator } from "../engine/auth/index.js";
 import type { Store } from "../engine/store/db.js";
+import { StampedCache } from "../engine/store/stamped-cache.js";
 import { accessLine, requestIdOf } from "./access-log.js";
 import { bearerToken } from "./auth.js";
 import type { EngineCache } from "./engines.js";
@@ -63,8 +64,7 @@ export interface ReadLaneOptions {
  */
 export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage, res: ServerResponse, next: Listener) => void {
   const { store, auth, engines, activity, log } = options;
-  const cache = new Map<string, string>();
-  let cachedAt = "";
+  const cache = new StampedCache<string>(MAX_CACHED);
   const routes = compileGetRoutes();
   const params = new Map(routes.map((c) => [c.route, pathParams(c.route.path).length]));
 
@@ -104,10 +104,6 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     if (!found || token === undefined) return void next(req, res);
     const started = performance.now();
     const stamp = store.changeStampWithin(EXTERNAL_CHANGES_MS);
-    if (stamp !== cachedAt) {
-      cache.clear();
-      cachedAt = stamp;
-    }
     const principal = auth.authenticate(token, stamp);
     if (!principal || !hasScope(principal.scopes, found.route.scope)) return void next(req, res);
     const send = (body: string) => {
@@ -118,7 +114,7 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     };
     const cacheable = found.route.operation.startsWith("get");
     const key = `${principal.workspace}\n${path}`;
-    const hit = cacheable ? cache.get(key) : undefined;
+    const hit = cacheable ? cache.get(stamp, key) : undefined;
     if (hit !== undefined) return send(hit);
     const engine = engines.get(principal);
     const args: unknown[] = found.args;
@@ -134,11 +130,8 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     call.then(
       (result) => {
         const body = JSON.stringify(result);
-        // Only under the stamp it was read at (a write in between empties the cache).
-        if (cacheable && cachedAt === stamp) {
-          if (cache.size >= MAX_CACHED) cache.clear();
-          cache.set(key, body);
-        }
+        // Kept only under the stamp it was read at (a write in between empties the cache).
+        if (cacheable) cache.set(stamp, key, body);
         send(body);
       },
       () => void next(req, res),

@@ -3,6 +3,7 @@ import type { Scope } from "../../contract/routes.js";
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
 import { ensureWorkspace, type Store } from "../store/db.js";
+import { StampedCache } from "../store/stamped-cache.js";
 import { createTokenRepo, type TokenRow } from "../store/token-repo.js";
 import { parseScope } from "./scopes.js";
 import { generateToken, hashToken, looksLikeToken } from "./token-secret.js";
@@ -98,8 +99,7 @@ const MAX_CACHED = 10_000;
 export function createAuthenticator(store: Store) {
   const repo = createTokenRepo(store);
   const touched = new Map<string, number>();
-  const cache = new Map<string, Principal | null>();
-  let cachedAt = store.changeStamp();
+  const cache = new StampedCache<Principal | null>(MAX_CACHED);
   return {
     /**
      * The principal of a valid, unrevoked token, or undefined. `stamp` is the store's
@@ -108,16 +108,11 @@ export function createAuthenticator(store: Store) {
     authenticate(token: string, stamp?: string): Principal | undefined {
       if (!looksLikeToken(token)) return undefined;
       const now = stamp ?? store.changeStamp();
-      if (now !== cachedAt) {
-        cache.clear();
-        cachedAt = now;
-      }
-      let principal = cache.get(token);
+      let principal = cache.get(now, token);
       if (principal === undefined) {
         const row = repo.findByHash(hashToken(token));
         principal = row && !row.revokedAt ? { tokenId: row.id, workspace: row.workspace, scopes: row.scopes } : null;
-        if (cache.size >= MAX_CACHED) cache.clear();
-        cache.set(token, principal);
+        cache.set(now, token, principal);
       }
       if (!principal) return undefined;
       const t = Date.now();
