@@ -3,7 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import { DdsError, isDdsError } from "../contract/errors.js";
 import { ROUTES } from "../contract/routes.js";
 import { createAuthenticator, type Authenticator } from "../engine/auth/index.js";
-import type { Store } from "../engine/store/db.js";
+import type { Store } from "../engine/store/store.js";
 import { createIdempotencyRepo } from "../engine/store/idempotency-repo.js";
 import { accessLog } from "./access-log.js";
 import { requireToken } from "./auth.js";
@@ -39,7 +39,7 @@ function onError(err: Error, c: Parameters<typeof errorResponse>[0]): Response {
 }
 
 /**
- * The REST API as a Hono app: `/healthz` and `/v1/openapi.json` without auth, then one
+ * The REST API as a Hono app: `/healthz`, `/readyz` and `/v1/openapi.json` without auth, then one
  * route per entry of the route table, each behind token auth, the body limit and the
  * Idempotency-Key rules. Registration follows the table's order, so `/records/bulk` is
  * matched before `/records/{recordId}`.
@@ -52,7 +52,21 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   const idem = idempotency(keys, options.idempotency);
   const idemKeyedWrite = idempotency(keys, options.idempotency, true);
   app.use("*", accessLog(options.activity, options.log));
-  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  // Liveness with the database's reachability (a load balancer takes a node whose database
+  // is gone out of rotation); readiness also turns false once shutdown began.
+  const database = async () => {
+    try {
+      await options.store.ping();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  app.get("/healthz", async (c) => ((await database()) ? c.json({ status: "ok", database: "reachable" }) : c.json({ status: "unavailable", database: "unreachable" }, 503)));
+  app.get("/readyz", async (c) => {
+    if (options.activity.closing) return c.json({ status: "draining" }, 503);
+    return (await database()) ? c.json({ status: "ready" }) : c.json({ status: "unavailable", database: "unreachable" }, 503);
+  });
   let doc: object | undefined;
   app.get("/v1/openapi.json", (c) => c.json((doc ??= openApiDocument(app))));
   for (const route of ROUTES) {

@@ -10,6 +10,7 @@ interface Pattern {
 
 const PATTERNS: Pattern[] = [
   { regex: /^\/healthz$/, method: "GET" },
+  { regex: /^\/readyz$/, method: "GET" },
   { regex: /^\/v1\/openapi\.json$/, method: "GET" },
   ...ROUTES.map((r) => ({ regex: new RegExp(`^/v1${r.path.replace(/\{[^}]+\}/g, "[^/]+")}$`), method: r.method })),
 ];

@@ -2,7 +2,7 @@ import { getRequestListener } from "@hono/node-server";
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DdsError } from "../contract/errors.js";
-import { openStore, type Store } from "../engine/store/db.js";
+import type { Store } from "../engine/store/store.js";
 import { createIdempotencyRepo } from "../engine/store/idempotency-repo.js";
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from "../engine/webhooks/index.js";
 import { createAuthenticator } from "../engine/auth/index.js";
@@ -15,8 +15,8 @@ import { startWorker, type RunningWorker, type WorkerOptions } from "./worker.js
 
 /** Options of `createServer`. */
 export interface ServerOptions {
-  /** An open store (the caller closes it) or a database path (the server closes it). */
-  store: Store | string;
+  /** The open store to serve (the caller closes it after the server). */
+  store: Store;
   /** Silences the access log. */
   quiet?: boolean;
   /** Where log lines go (default: stderr). */
@@ -51,15 +51,16 @@ function logError(log: LogFn, event: string) {
 
 /**
  * The HTTP server of `ddsctl serve`: the API app, the pipeline worker, the webhook
- * dispatcher and the purge of expired idempotency keys, all over one store.
+ * dispatcher and the purge of expired idempotency keys, all over one store. On
+ * PostgreSQL several such servers on one database are one service: they share claims,
+ * keys, the outbox and cache invalidations through the database.
  */
 export function createServer(options: ServerOptions) {
-  const ownsStore = typeof options.store === "string";
-  const store = typeof options.store === "string" ? openStore(options.store) : options.store;
+  const { store } = options;
   const log = options.log ?? stderrLog;
   const activity: Activity = { lastWriteAt: 0, closing: false };
   const accessLog = options.quiet ? undefined : log;
-  const auth = createAuthenticator(store);
+  const auth = createAuthenticator(store, { onError: logError(log, "token_touch_error") });
   const engines = createEngineCache(store);
   const app = createApp({ store, activity, log: accessLog, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes, auth, engines });
   const lane = createReadLane({ store, auth, engines, activity, log: accessLog });
@@ -76,14 +77,8 @@ export function createServer(options: ServerOptions) {
     const dispatcher = options.webhooks === false ? undefined : createWebhookDispatcher(store, { onError: logError(log, "webhook_error"), ...options.webhooks });
     dispatcher?.start();
     const idem = createIdempotencyRepo(store);
-    const purgeExpired = () => {
-      try {
-        idem.purge(Date.now());
-      } catch (err) {
-        // A busy database only delays the purge; expired keys are ignored on lookup anyway.
-        logError(log, "idempotency_purge_error")(err);
-      }
-    };
+    // A busy database only delays the purge; expired keys are ignored on lookup anyway.
+    const purgeExpired = () => void idem.purge(Date.now()).catch(logError(log, "idempotency_purge_error"));
     const purge = setInterval(purgeExpired, options.idempotency?.purgeEveryMs ?? 10 * 60_000);
     purge.unref();
     purgeExpired();
@@ -95,7 +90,6 @@ export function createServer(options: ServerOptions) {
         clearInterval(purge);
         await worker?.stop();
         await dispatcher?.stop();
-        if (ownsStore) store.close();
       })());
     return { port: bound, host, url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}/v1`, close };
   }

@@ -1,8 +1,7 @@
-import type Database from "better-sqlite3";
 import { errors } from "../../contract/errors.js";
 import type { FilterClause, ListQuery, ListSpec, SortKey } from "../../contract/list-query.js";
 import { checkListQuery, DEFAULT_LIMIT } from "../../contract/list-query.js";
-import { statements } from "./statements.js";
+import type { Dialect, Sql } from "./sql.js";
 
 /** How one API field maps onto SQL. `sql` is trusted text from this file's callers only. */
 export interface ColumnSpec {
@@ -35,17 +34,18 @@ export interface RowPage<R> {
 const JSON_KEY = /^[A-Za-z0-9_-]+$/;
 
 /** Reads a page from `source` honouring filters, sort, limit and keyset cursor. */
-export function listRows<R>(raw: Database.Database, source: ListSource, spec: ListSpec, query: ListQuery = {}): RowPage<R> {
+export async function listRows<R>(db: Sql, source: ListSource, spec: ListSpec, query: ListQuery = {}): Promise<RowPage<R>> {
+  const { dialect } = db;
   checkListQuery(spec, query);
   const sort: SortKey[] = query.sort && query.sort.length > 0 ? query.sort : [...spec.defaultSort];
   const where: string[] = [source.where];
   const params: unknown[] = [...source.params];
   for (const f of query.filters ?? []) {
-    const [clause, p] = filterSql(source, f);
+    const [clause, p] = filterSql(dialect, source, f);
     where.push(clause);
     params.push(...p);
   }
-  const keys = sort.map((s) => ({ expr: sortExpr(source, s.field), desc: s.desc }));
+  const keys = sort.map((s) => ({ expr: sortExpr(dialect, source, s.field), desc: s.desc }));
   if (query.cursor) {
     const values = decodeCursor(query.cursor, keys.length + 1);
     const [clause, p] = keysetSql(keys, source.id, values);
@@ -56,9 +56,9 @@ export function listRows<R>(raw: Database.Database, source: ListSource, spec: Li
   const order = [...keys.map((k) => `${k.expr} ${k.desc ? "DESC" : "ASC"}`), `${source.id} ASC`].join(", ");
   const sortSelect = keys.map((k, i) => `${k.expr} AS __k${i}`).join(", ");
   const text = `SELECT ${source.select}${sortSelect ? `, ${sortSelect}` : ""}, ${source.id} AS __id FROM ${source.from} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ?`;
-  // Cached by text: a list's SQL varies only with its filters and sort, and a lookup by
-  // name repeated per imported context paid a prepare each time.
-  const rows = statements(raw)(text).all(...params, limit + 1) as (R & Record<string, unknown>)[];
+  // Prepared once per text by the store: a list's SQL varies only with its filters and
+  // sort, and a lookup by name repeated per imported context paid a prepare each time.
+  const rows = await db.all<R & Record<string, unknown>>(text, [...params, limit + 1]);
   const hasNextPage = rows.length > limit;
   const pageRows = hasNextPage ? rows.slice(0, limit) : rows;
   let nextCursor: string | null = null;
@@ -69,7 +69,8 @@ export function listRows<R>(raw: Database.Database, source: ListSource, spec: Li
   return { rows: pageRows, nextCursor, hasNextPage };
 }
 
-function column(source: ListSource, field: string): ColumnSpec {
+/** A column, or a JSON key path (`metadata.region`) as `{ sql, kind }` and its JSON forms. */
+function column(dialect: Dialect, source: ListSource, field: string): ColumnSpec & { text?: string } {
   const col = source.columns[field];
   if (col) return col;
   const dot = field.indexOf(".");
@@ -79,17 +80,16 @@ function column(source: ListSource, field: string): ColumnSpec {
     if (!segments.every((s) => JSON_KEY.test(s))) {
       throw errors.invalid(`filter field "${field}": keys may use letters, digits, '_' and '-' only`);
     }
-    // The JSON path is inlined, but only after the strict check above, because SQLite
-    // needs it as a literal for the expression index to be usable.
-    return { sql: `json_extract(${jsonCol}, '$.${segments.map((s) => `"${s}"`).join(".")}')`, kind: "text" };
+    // The path is inlined by the dialect, but only after the strict check above.
+    return { sql: dialect.jsonPath(jsonCol, segments), text: dialect.jsonText(jsonCol, segments), kind: "text" };
   }
   throw errors.invalid(`unknown field "${field}"`);
 }
 
-function sortExpr(source: ListSource, field: string): string {
-  const col = column(source, field);
+function sortExpr(dialect: Dialect, source: ListSource, field: string): string {
+  const col = column(dialect, source, field);
   // NULLs are sorted as the empty string so the keyset comparison stays total.
-  return col.kind === "text" ? `COALESCE(${col.sql}, '')` : `COALESCE(${col.sql}, 0)`;
+  return col.kind === "text" ? `COALESCE(${col.text ?? col.sql}, '')` : `COALESCE(${col.sql}, 0)`;
 }
 
 function isJsonColumn(source: ListSource, field: string): boolean {
@@ -114,18 +114,18 @@ function typed(col: ColumnSpec, field: string, value: string): unknown {
 }
 
 /** For JSON values, "5" may be the number 5 or the string "5"; "true" a boolean or a string. */
-function jsonCandidates(value: string): unknown[] {
-  const out: unknown[] = [value];
-  if (value.trim() !== "" && Number.isFinite(Number(value))) out.push(Number(value));
-  if (value === "true") out.push(1);
-  if (value === "false") out.push(0);
+function jsonCandidates(dialect: Dialect, value: string): unknown[] {
+  const out: unknown[] = [dialect.jsonValue(value)];
+  if (value.trim() !== "" && Number.isFinite(Number(value))) out.push(dialect.jsonValue(Number(value)));
+  if (value === "true") out.push(dialect.jsonValue(true));
+  if (value === "false") out.push(dialect.jsonValue(false));
   return out;
 }
 
-function filterSql(source: ListSource, f: FilterClause): [string, unknown[]] {
-  const col = column(source, f.field);
+function filterSql(dialect: Dialect, source: ListSource, f: FilterClause): [string, unknown[]] {
+  const col = column(dialect, source, f.field);
   const json = isJsonColumn(source, f.field);
-  const values = (v: string): unknown[] => (json ? jsonCandidates(v) : [typed(col, f.field, v)]);
+  const values = (v: string): unknown[] => (json ? jsonCandidates(dialect, v) : [typed(col, f.field, v)]);
   switch (f.op) {
     case "eq": {
       const v = values(f.value);
@@ -140,11 +140,11 @@ function filterSql(source: ListSource, f: FilterClause): [string, unknown[]] {
       return [`${col.sql} IN (${v.map(() => "?").join(",")})`, v];
     }
     case "contains":
-      return [`instr(lower(CAST(${col.sql} AS TEXT)), lower(?)) > 0`, [f.value]];
+      return [dialect.containsText(col.text ?? col.sql), [f.value]];
     default: {
       const op = { gt: ">", gte: ">=", lt: "<", lte: "<=" }[f.op];
       const n = Number(f.value);
-      const v = json && f.value.trim() !== "" && Number.isFinite(n) ? n : typed(col, f.field, f.value);
+      const v = json ? dialect.jsonValue(f.value.trim() !== "" && Number.isFinite(n) ? n : f.value) : typed(col, f.field, f.value);
       return [`${col.sql} ${op} ?`, [v]];
     }
   }

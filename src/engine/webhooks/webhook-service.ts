@@ -4,8 +4,8 @@ import { parseBody } from "../../contract/parse.js";
 import { WebhookCreate, type Page, type Webhook, type WebhookDelivery } from "../../contract/schemas/index.js";
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
-import type { EngineContext } from "../engine-context.js";
-import { createWebhookRepo, type WebhookRow } from "../store/webhook-repo.js";
+import type { EngineContext, Scope } from "../engine-context.js";
+import type { WebhookRow } from "../store/webhook-repo.js";
 import { newWebhookSecret } from "./webhook-secret.js";
 import { toApiDelivery, toApiWebhook } from "./webhook-view.js";
 
@@ -24,9 +24,8 @@ const WebhookCreateBody = WebhookCreate.superRefine((body, issue) => {
 
 /** Webhook operations of the service, for the engine context's workspace. */
 export function createWebhookService(ctx: EngineContext) {
-  const repo = createWebhookRepo(ctx.store, ctx.workspace);
-  const requireWebhook = (webhookId: string): WebhookRow => {
-    const row = repo.get(String(webhookId));
+  const requireWebhook = async (s: Scope, webhookId: string): Promise<WebhookRow> => {
+    const row = await s.webhooks.get(String(webhookId));
     if (!row) throw errors.notFound("webhook", webhookId);
     return row;
   };
@@ -44,26 +43,26 @@ export function createWebhookService(ctx: EngineContext) {
         secret: newWebhookSecret(),
         createdAt: nowIso(),
       };
-      repo.insert(row);
+      await ctx.tx((s) => s.webhooks.insert(row));
       return toApiWebhook(row, true);
     },
 
     async listWebhooks(query?: ListQuery): Promise<Page<Webhook>> {
-      const page = repo.list(query ?? {});
+      const page = await ctx.webhooks.list(query ?? {});
       return { data: page.rows.map((r) => toApiWebhook(r)), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
     },
 
     async getWebhook(webhookId: string): Promise<Webhook> {
-      return toApiWebhook(requireWebhook(webhookId));
+      return toApiWebhook(await requireWebhook(ctx, webhookId));
     },
 
     async deleteWebhook(webhookId: string): Promise<void> {
-      ctx.store.tx(() => repo.softDelete(requireWebhook(webhookId).id, nowIso()));
+      await ctx.tx(async (s) => s.webhooks.softDelete((await requireWebhook(s, webhookId)).id, nowIso()));
     },
 
     async listWebhookDeliveries(webhookId: string, query?: ListQuery): Promise<Page<WebhookDelivery>> {
-      const hook = requireWebhook(webhookId);
-      const page = repo.listDeliveries(hook.id, query ?? {});
+      const hook = await requireWebhook(ctx, webhookId);
+      const page = await ctx.webhooks.listDeliveries(hook.id, query ?? {});
       return { data: page.rows.map(toApiDelivery), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
     },
   };

@@ -107,11 +107,12 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
   const queue: WindowWork[] = [];
   const dispatcher = new Dispatcher(opts.concurrency);
   let failure: ImportResult["failure"];
+  /** Engine calls running: a write group commits only between calls, never cutting one in two. */
+  let sending = 0;
   // Windows finish out of order when several are in flight; they commit in file order.
   const flush = () => {
     while (queue.length > 0 && queue[0].remaining === 0 && !queue[0].failed) ledger.commit(queue.shift()!);
-    // Between batches (a local batch runs synchronously), so no call is cut in two.
-    if (group && performance.now() - groupStarted >= GROUP_MS) commitGroup(true);
+    if (group && sending === 0 && performance.now() - groupStarted >= GROUP_MS) commitGroup(true);
   };
   const halted = () => failure !== undefined || ledger.overErrorLimit;
 
@@ -142,8 +143,14 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
         // batch go, everything before it is counted.
         void dispatcher.run(batch.orderKeys, async () => {
           try {
-            const { res, sentAt } = await send(service, opts.kind, batch);
-            work.record(spec, batch, res, sentAt);
+            sending++;
+            let sent: Awaited<ReturnType<typeof send>>;
+            try {
+              sent = await send(service, opts.kind, batch);
+            } finally {
+              sending--;
+            }
+            work.record(spec, batch, sent.res, sent.sentAt);
           } catch (error) {
             work.failed = true;
             failure ??= { error, line: batch.lines[0].no, doneThrough: 0 };
@@ -168,7 +175,9 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
     flush();
   } finally {
     // What the service accepted is kept even when the import stops on an error: the
-    // checkpoint then records it, or a rerun's keys replay it.
+    // checkpoint then records it, or a rerun's keys replay it. A call still running (the
+    // import stopped on a usage error) finishes first: a group commits between calls.
+    await dispatcher.idle();
     commitGroup(false);
     if (source !== process.stdin) source.destroy();
     rejects.close();

@@ -54,10 +54,12 @@ export default defineCommand({
     // the access log): with --port 0 the address is the only way to learn the port.
     const always = new Output({ ...out.options, quiet: false });
     const { createServer } = await import("../../../server/index.js");
+    const { openDatabase } = await import("../../../engine/store/db.js");
+    const store = await openDatabase(target.db);
     const signals = shutdownSignal(out);
     try {
-      const server = await createServer({ store: target.db, quiet: out.options.quiet, log: (line) => always.info(line) }).listen(port, String(flags.host));
-      out.info(out.c.dim(`local ${target.db}`));
+      const server = await createServer({ store, quiet: out.options.quiet, log: (line) => always.info(line) }).listen(port, String(flags.host));
+      out.info(out.c.dim(`local ${store.location}`));
       always.info(`listening on ${server.url}`);
       const signal = await signals.received;
       out.info(`${signal}: draining in-flight requests and the current pass`);
@@ -65,6 +67,7 @@ export default defineCommand({
       out.info("stopped");
     } finally {
       signals.dispose();
+      await store.close();
     }
   },
 });

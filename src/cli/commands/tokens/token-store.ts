@@ -1,5 +1,5 @@
 import { errors } from "../../../contract/errors.js";
-import type { Store } from "../../../engine/store/db.js";
+import type { Store } from "../../../engine/store/store.js";
 import type { CommandContext } from "../../command.js";
 
 /**
@@ -11,9 +11,10 @@ export async function openTokenStore(ctx: CommandContext): Promise<Store> {
   if (target.mode !== "local") {
     throw errors.usage(`tokens are managed on the server's database, not over HTTP; run this where the database is, with --local <db> or DDS_DB (target was ${target.baseUrl})`);
   }
-  const { openStore } = await import("../../../engine/store/db.js");
-  ctx.out.info(ctx.out.c.dim(`local ${target.db}`));
-  return openStore(target.db);
+  const { openDatabase } = await import("../../../engine/store/db.js");
+  const store = await openDatabase(target.db);
+  ctx.out.info(ctx.out.c.dim(`local ${store.location}`));
+  return store;
 }
 
 /** Runs `fn` on the token store and closes it afterwards. */
@@ -22,6 +23,6 @@ export async function withTokenStore<T>(ctx: CommandContext, fn: (store: Store) 
   try {
     return await fn(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
