@@ -9,6 +9,7 @@ import { describeTarget, resolveTarget, type Target } from "./target.js";
 
 interface GlobalFlags {
   local?: string | boolean;
+  database?: string;
   remote?: string;
   token?: string;
   profile?: string;
@@ -38,6 +39,7 @@ export async function main(argv: string[], version: string): Promise<number> {
     .description("Command-line tool and local-first workbench for a decisioning data service")
     .version(version, "-V, --version", "print the version")
     .option("--local [db]", "use the embedded SQLite database (default ./.dds/dds.db)")
+    .option("--database <url>", "run in-process on this database: a SQLite path or a postgres:// URL (also DDS_DATABASE_URL)")
     .option("--remote <url>", "use a remote service at this base URL (e.g. http://127.0.0.1:8080/v1)")
     .option("--token <token>", "API token for --remote")
     .option("--profile <name>", "use a saved profile (see ddsctl profiles)")
@@ -47,7 +49,10 @@ export async function main(argv: string[], version: string): Promise<number> {
     .showHelpAfterError("(add --help for usage)")
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
-  program.addHelpText("after", "\nExamples:\n  $ ddsctl demo\n  $ ddsctl models list\n  $ DDS_DB=/tmp/x.db ddsctl contexts create --name case-1 --json\n");
+  program.addHelpText(
+    "after",
+    "\nExamples:\n  $ ddsctl demo\n  $ ddsctl models list\n  $ DDS_DB=/tmp/x.db ddsctl contexts create --name case-1 --json\n  $ ddsctl --database postgres://dds@db.internal/dds serve --host 0.0.0.0\n",
+  );
 
   const run = async (spec: CommandSpec, cmd: Command) => {
     const flags = cmd.optsWithGlobals() as GlobalFlags & Record<string, unknown>;

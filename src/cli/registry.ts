@@ -54,6 +54,7 @@ import webhooksDelete from "./commands/webhooks/delete.js";
 import webhooksDeliveries from "./commands/webhooks/deliveries.js";
 import webhooksGet from "./commands/webhooks/get.js";
 import webhooksList from "./commands/webhooks/list.js";
+import migrate from "./commands/migrate/migrate.js";
 import serve from "./commands/serve/serve.js";
 import tokensCreate from "./commands/tokens/create.js";
 import tokensList from "./commands/tokens/list.js";
@@ -122,6 +123,7 @@ export const COMMANDS: CommandSpec[] = [
   webhooksDelete,
   webhooksDeliveries,
   serve,
+  migrate,
   tokensCreate,
   tokensList,
   tokensRevoke,

@@ -1,7 +1,11 @@
 import { errors } from "../contract/errors.js";
+import { isPostgresUrl, redactUrl } from "../engine/store/location.js";
 import { readConfig } from "./config.js";
 
-/** Where commands run: an embedded database or a remote service. */
+/**
+ * Where commands run: in-process on a database (`db`: a SQLite path or a `postgres://`
+ * URL), or a remote service.
+ */
 export type Target =
   | { mode: "local"; db: string; workspace: string; source: string }
   | { mode: "remote"; baseUrl: string; token?: string; source: string };
@@ -9,6 +13,7 @@ export type Target =
 /** The global flags that pick a target. */
 export interface TargetFlags {
   local?: string | boolean;
+  database?: string;
   remote?: string;
   token?: string;
   profile?: string;
@@ -18,15 +23,18 @@ export interface TargetFlags {
 export const DEFAULT_DB = ".dds/dds.db";
 
 /**
- * Resolves the target with the precedence of SPEC.md §5: flags > environment
- * (DDS_DB, DDS_BASE_URL, DDS_API_TOKEN, DDS_PROFILE) > the config's current profile >
- * the local `./.dds/dds.db`.
+ * Resolves the target with this precedence: flags (`--database`, `--local`, `--remote`) >
+ * environment (DDS_DATABASE_URL, DDS_DB, DDS_BASE_URL, DDS_API_TOKEN, DDS_PROFILE) > the
+ * config's current profile > the local `./.dds/dds.db`.
  */
 export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = process.env): Target {
-  if (flags.local !== undefined && flags.remote !== undefined) {
-    throw errors.usage("--local and --remote cannot be used together");
-  }
+  const given = [flags.database !== undefined && "--database", flags.local !== undefined && "--local", flags.remote !== undefined && "--remote"].filter(Boolean);
+  if (given.length > 1) throw errors.usage(`${given.join(" and ")} cannot be used together`);
   const token = flags.token ?? env.DDS_API_TOKEN;
+  if (flags.database !== undefined) {
+    if (flags.database.trim() === "") throw errors.usage("--database needs a SQLite path or a postgres:// URL");
+    return { mode: "local", db: flags.database, workspace: "default", source: "--database" };
+  }
   if (flags.local !== undefined) {
     const db = typeof flags.local === "string" ? flags.local : (env.DDS_DB ?? DEFAULT_DB);
     return { mode: "local", db, workspace: "default", source: "--local" };
@@ -34,6 +42,7 @@ export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = proce
   if (flags.remote !== undefined) return { mode: "remote", baseUrl: flags.remote, token, source: "--remote" };
   const profileName = flags.profile ?? env.DDS_PROFILE;
   if (!flags.profile) {
+    if (env.DDS_DATABASE_URL) return { mode: "local", db: env.DDS_DATABASE_URL, workspace: "default", source: "DDS_DATABASE_URL" };
     if (env.DDS_DB) return { mode: "local", db: env.DDS_DB, workspace: "default", source: "DDS_DB" };
     if (env.DDS_BASE_URL) return { mode: "remote", baseUrl: env.DDS_BASE_URL, token, source: "DDS_BASE_URL" };
   }
@@ -52,7 +61,11 @@ export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = proce
   return { mode: "local", db: DEFAULT_DB, workspace: "default", source: "default" };
 }
 
-/** The target banner shown on stderr: `local .dds/dds.db` or `remote https://…`. */
+/**
+ * The target banner shown on stderr: `local .dds/dds.db`, `database postgres://…` (the
+ * password hidden) or `remote https://…`.
+ */
 export function describeTarget(t: Target): string {
-  return t.mode === "local" ? `local ${t.db}` : `remote ${t.baseUrl}`;
+  if (t.mode === "remote") return `remote ${t.baseUrl}`;
+  return isPostgresUrl(t.db) ? `database ${redactUrl(t.db)}` : `local ${t.db}`;
 }

@@ -1,6 +1,6 @@
 import { afterAll } from "vitest";
 import { openLocalEngine, type LocalEngine } from "../../src/engine/local-engine.js";
-import { startPostgres, type PgCluster } from "../helpers/postgres.js";
+import { startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
 import { mortgageSuite } from "./mortgage-suite.js";
 
 let cluster: PgCluster | undefined;

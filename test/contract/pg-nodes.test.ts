@@ -1,7 +1,7 @@
 import { afterAll } from "vitest";
 import type { DdsService } from "../../src/contract/service.js";
 import { alternating, startNode, tokenFor, type InProcessNode } from "../helpers/pg-nodes.js";
-import { startPostgres, type PgCluster } from "../helpers/postgres.js";
+import { startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
 import { mortgageSuite } from "./mortgage-suite.js";
 
 let cluster: PgCluster | undefined;

@@ -50,9 +50,9 @@ export interface ServeProcess {
   stderr(): string;
 }
 
-/** Spawns `ddsctl serve --database <url>` on a free port and waits until it listens. */
-export async function spawnServe(url: string, extraEnv: Record<string, string> = {}): Promise<ServeProcess> {
-  const child = execa("node", [BIN, "serve", "--port", "0", "--quiet", "--database", url], { reject: false, env: { NO_COLOR: "1", ...extraEnv } });
+/** Spawns `ddsctl serve --database <url> [args]` on a free port and waits until it listens. */
+export async function spawnServe(url: string, args: string[] = []): Promise<ServeProcess> {
+  const child = execa("node", [BIN, "serve", "--port", "0", "--quiet", "--database", url, ...args], { reject: false, env: { NO_COLOR: "1" } });
   let seen = "";
   child.stderr?.on("data", (chunk: Buffer) => (seen += chunk.toString()));
   const origin = await new Promise<string>((ok, fail) => {

@@ -1,14 +1,11 @@
-import { DdsError } from "../../contract/errors.js";
+import { isPostgresUrl } from "./location.js";
 import { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from "./sqlite/sqlite-store.js";
 import type { Store } from "./store.js";
 
 export type { Store } from "./store.js";
 export type { SqliteStore } from "./sqlite/sqlite-store.js";
 
-/** True for a `postgres://` or `postgresql://` URL; anything else names a SQLite file. */
-export function isPostgresUrl(location: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(location);
-}
+export { isPostgresUrl, redactUrl } from "./location.js";
 
 /** Opens the SQLite database at `path` (created on first use). */
 export function openStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
@@ -34,8 +31,26 @@ export async function openDatabase(location: string, options: OpenDatabaseOption
   return openPostgresStore(location, options);
 }
 
-/** The store as the SQLite adapter, or a clear error for a command that needs one. */
-export function requireSqlite(store: Store, what: string): SqliteStore {
-  if (store.kind !== "sqlite") throw new DdsError("invalid_request", `${what} needs a SQLite database`);
-  return store as SqliteStore;
+/** A database's schema: where it is, its version, this ddsctl's latest, what was applied now. */
+export interface SchemaState {
+  kind: "sqlite" | "postgres";
+  location: string;
+  version: number;
+  latest: number;
+  applied: number;
+}
+
+/**
+ * Applies the migrations a database lacks (`ddsctl migrate`), or with `check` only reports
+ * its version. A database from a newer ddsctl is refused either way.
+ */
+export async function migrateDatabase(location: string, options: { check?: boolean } = {}): Promise<SchemaState> {
+  const apply = !options.check;
+  if (!isPostgresUrl(location)) {
+    const { sqliteSchema } = await import("./sqlite/sqlite-store.js");
+    return { kind: "sqlite", location, ...sqliteSchema(location, apply) };
+  }
+  const { postgresSchema } = await import("./postgres/pg-store.js");
+  const { redactUrl } = await import("./location.js");
+  return { kind: "postgres", location: redactUrl(location), ...(await postgresSchema(location, apply)) };
 }

@@ -71,16 +71,14 @@ function replayOf(row: Row | undefined, now: number): IdempotencyBegin | undefin
  */
 export function createIdempotencyRepo(store: Store) {
   const db = store.sql;
-  const claimOf = (workspace: string, key: string, lock?: KeyLock): ClaimedKey => ({
+  const claimOf = (workspace: string, key: string, requestHash: string, t: IdempotencyTiming, lock?: KeyLock): ClaimedKey => ({
     async finish(response) {
       try {
-        await db.run("UPDATE idempotency_keys SET state = 'done', status = ?, headers = ?, body = ? WHERE workspace = ? AND key = ?", [
-          response.status,
-          JSON.stringify(response.headers),
-          response.body,
-          workspace,
-          key,
-        ]);
+        await db.run(
+          `INSERT INTO idempotency_keys (workspace, key, request_hash, state, status, headers, body, created_at, expires_at) VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?)
+           ON CONFLICT (workspace, key) DO UPDATE SET state = 'done', status = excluded.status, headers = excluded.headers, body = excluded.body`,
+          [workspace, key, requestHash, response.status, JSON.stringify(response.headers), response.body, t.now, t.now + t.ttlMs],
+        );
       } finally {
         await lock?.release();
       }
@@ -109,13 +107,8 @@ export function createIdempotencyRepo(store: Store) {
           await lock.release();
           return replay;
         }
-        try {
-          await db.run(MARK_RUNNING, [workspace, key, requestHash, t.now, t.now + t.ttlMs]);
-        } catch (err) {
-          await lock.release();
-          throw err;
-        }
-        return { kind: "claimed", claim: claimOf(workspace, key, lock) };
+        // The lock is the mark: no `running` row to write (or to clean up after a crash).
+        return { kind: "claimed", claim: claimOf(workspace, key, requestHash, t, lock) };
       }
       return db.tx(async (tx: Sql) => {
         const row = await tx.get<Row>(SELECT, [workspace, key]);
@@ -124,7 +117,7 @@ export function createIdempotencyRepo(store: Store) {
         // An expired row is ignored: after the retention the key is new.
         if (row && Number(row.expiresAt) > t.now && t.now - Number(row.createdAt) < t.abandonMs) return { kind: "running" as const };
         await tx.run(MARK_RUNNING, [workspace, key, requestHash, t.now, t.now + t.ttlMs]);
-        return { kind: "claimed" as const, claim: claimOf(workspace, key) };
+        return { kind: "claimed" as const, claim: claimOf(workspace, key, requestHash, t) };
       });
     },
     /** Deletes expired keys; returns how many. */

@@ -41,7 +41,8 @@ export function createPipelineRepo(db: Sql) {
      */
     async markStale(contextIds: Iterable<string>): Promise<{ contextId: string; workspace: string }[]> {
       const turned: { contextId: string; workspace: string }[] = [];
-      for (const id of contextIds) {
+      // In id order, as every writer locks contexts: two transactions never wait on each other in a cycle.
+      for (const id of [...new Set(contextIds)].sort()) {
         // Tried first so the caller learns which contexts *turned* stale (for
         // `context.stale`) without an extra read; it matches nothing for contexts already
         // stale or computing.

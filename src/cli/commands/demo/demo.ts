@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { isPostgresUrl } from "../../../engine/store/location.js";
 import { errors, ExitCode } from "../../../contract/errors.js";
 import { defineCommand } from "../../command.js";
 import type { Output } from "../../output.js";
@@ -47,6 +48,7 @@ export default defineCommand({
     const { out } = ctx;
     if (flags.fresh) {
       if (target.mode !== "local") throw errors.usage(`--fresh deletes a local database file; the target is remote (${target.baseUrl})`);
+      if (isPostgresUrl(target.db)) throw errors.usage("--fresh deletes a local SQLite file; drop the PostgreSQL database yourself to start over");
       for (const suffix of ["", "-wal", "-shm"]) rmSync(`${target.db}${suffix}`, { force: true });
       out.info(out.c.dim(`removed ${target.db}`));
     }

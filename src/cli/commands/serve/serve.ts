@@ -1,6 +1,7 @@
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../command.js";
 import { Output } from "../../output.js";
+import { parseDuration } from "../pipeline/duration.js";
 
 function parsePort(value: string): number {
   const n = Number(value);
@@ -32,33 +33,46 @@ function shutdownSignal(out: Output): { received: Promise<string>; dispose(): vo
   };
 }
 
-/** `ddsctl serve`: the REST API, the pipeline worker, on the local database. */
+/**
+ * `ddsctl serve`: the REST API, the pipeline worker and the webhook dispatcher, on a
+ * SQLite file or a PostgreSQL database; several nodes on one PostgreSQL are one service.
+ */
 export default defineCommand({
   path: ["serve"],
-  description: "serve the REST API (under /v1) and run the pipeline worker on the local database",
+  description: "serve the REST API (under /v1), the pipeline worker and webhooks on a database (SQLite, or PostgreSQL for several nodes)",
   examples: [
     "ddsctl serve --port 8080",
     "ddsctl --local /srv/dds.db serve --host 0.0.0.0 --port 8080 --quiet",
+    "ddsctl serve --database postgres://dds@db.internal/dds --host 0.0.0.0   # run one per node, behind a load balancer",
     "ddsctl serve --port 0   # any free port; the URL is printed on stderr",
   ],
   configure: (cmd) =>
-    cmd.option("--port <port>", "TCP port (0 picks a free one)", "8080").option("--host <host>", "interface to listen on", "127.0.0.1"),
+    cmd
+      .option("--port <port>", "TCP port (0 picks a free one)", "8080")
+      .option("--host <host>", "interface to listen on", "127.0.0.1")
+      .option("--lease <duration>", "how long a pass's claim lasts without a heartbeat before another node takes it over", "30s")
+      .option("--no-migrate", "refuse a database whose schema is behind instead of migrating it (run ddsctl migrate first)"),
   async run(ctx, _args, flags) {
     const target = ctx.target();
     if (target.mode !== "local") {
-      throw errors.usage(`serve runs on a local database; drop --remote/DDS_BASE_URL and pick the file with --local <db> or DDS_DB (target was ${target.baseUrl})`);
+      throw errors.usage(`serve runs on a database; drop --remote/DDS_BASE_URL and pick it with --database <url>, --local <db>, DDS_DATABASE_URL or DDS_DB (target was ${target.baseUrl})`);
     }
     const port = parsePort(String(flags.port));
+    const leaseMs = parseDuration(String(flags.lease), "--lease");
+    if (leaseMs < 1000) throw errors.usage(`--lease ${String(flags.lease)}: a lease shorter than 1s would be taken over while its pass still runs`);
     const { out } = ctx;
     // The address and background failures are printed even under --quiet (which silences
     // the access log): with --port 0 the address is the only way to learn the port.
     const always = new Output({ ...out.options, quiet: false });
     const { createServer } = await import("../../../server/index.js");
     const { openDatabase } = await import("../../../engine/store/db.js");
-    const store = await openDatabase(target.db);
+    const store = await openDatabase(target.db, { migrate: flags.migrate !== false });
     const signals = shutdownSignal(out);
     try {
-      const server = await createServer({ store, quiet: out.options.quiet, log: (line) => always.info(line) }).listen(port, String(flags.host));
+      const server = await createServer({ store, quiet: out.options.quiet, log: (line) => always.info(line), worker: { pipeline: { leaseMs } } }).listen(
+        port,
+        String(flags.host),
+      );
       out.info(out.c.dim(`local ${store.location}`));
       always.info(`listening on ${server.url}`);
       const signal = await signals.received;

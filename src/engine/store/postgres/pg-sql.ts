@@ -22,6 +22,10 @@ type Params = postgres.ParameterOrJSON<never>[];
 // they read; `work` and `outbox` wake workers and dispatchers.
 const NOTIFY = `SELECT pg_notify('${CHANNEL}', x) FROM unnest($1::text[]) AS x`;
 
+/** Deadlock detected, serialization failure: the transaction may simply run again. */
+const RETRYABLE = new Set(["40P01", "40001"]);
+const RETRIES = 5;
+
 const query = <T>(client: Client, sql: string, params: readonly unknown[]): postgres.PendingQuery<postgres.Row[]> & Promise<T[]> =>
   client.unsafe(pgText(sql).text, params as Params, { prepare: true }) as unknown as postgres.PendingQuery<postgres.Row[]> & Promise<T[]>;
 
@@ -30,27 +34,39 @@ const query = <T>(client: Client, sql: string, params: readonly unknown[]): post
  * outside a transaction becomes a short one, so it announces itself like any other.
  */
 export function pgRootSql(client: postgres.Sql, sink: CommitSink): Sql {
+  /** One attempt at a transaction: BEGIN, `fn`, the NOTIFY of what it announces, COMMIT. */
+  const once = async <T>(fn: (tx: Sql) => Promise<T>, options: TxOptions): Promise<T> => {
+    let tx: PgTx | undefined;
+    const body = async (t: postgres.TransactionSql): Promise<T> => {
+      tx = new PgTx(t);
+      const result = await fn(tx);
+      tx.end();
+      const announced = tx.announced();
+      if (announced.size > 0) await t.unsafe(NOTIFY, [[...announced]] as Params, { prepare: true });
+      return result;
+    };
+    try {
+      const result = (await (options.readOnly ? client.begin("read only isolation level repeatable read", body) : client.begin(body))) as T;
+      if (tx) sink.committed(tx.announced());
+      return result;
+    } finally {
+      tx?.end();
+    }
+  };
   const root: Sql = {
     dialect: postgresDialect,
     all: <T>(text: string, params: readonly unknown[] = []) => (pgText(text).write ? root.tx((tx) => tx.all<T>(text, params)) : query<T>(client, text, params)),
     get: async <T>(text: string, params: readonly unknown[] = []) => (await root.all<T>(text, params))[0],
     run: (text, params = []) => root.tx((tx) => tx.run(text, params)),
     async tx<T>(fn: (tx: Sql) => Promise<T>, options: TxOptions = {}): Promise<T> {
-      let tx: PgTx | undefined;
-      const body = async (t: postgres.TransactionSql): Promise<T> => {
-        tx = new PgTx(t);
-        const result = await fn(tx);
-        tx.end();
-        const announced = tx.announced();
-        if (announced.size > 0) await t.unsafe(NOTIFY, [[...announced]] as Params, { prepare: true });
-        return result;
-      };
-      try {
-        const result = (await (options.readOnly ? client.begin("read only isolation level repeatable read", body) : client.begin(body))) as T;
-        if (tx) sink.committed(tx.announced());
-        return result;
-      } finally {
-        tx?.end();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await once(fn, options);
+        } catch (err) {
+          // Two nodes' transactions that locked rows in crossing orders, or a snapshot
+          // conflict: PostgreSQL aborted one, which runs again from the start.
+          if (attempt >= RETRIES || !RETRYABLE.has((err as { code?: string }).code ?? "")) throw err;
+        }
       }
     },
     // Outside a transaction a signal is sent at once (a release of a claim, say).

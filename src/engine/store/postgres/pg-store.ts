@@ -2,9 +2,11 @@ import postgres from "postgres";
 import { DdsError } from "../../../contract/errors.js";
 import type { Signal } from "../sql.js";
 import type { Store } from "../store.js";
+import { redactUrl } from "../location.js";
 import { createKeyLocks } from "./pg-key-locks.js";
 import { pgLookups } from "./pg-lookups.js";
-import { migratePostgres } from "./pg-migrate.js";
+import { MIGRATIONS } from "./migrations/index.js";
+import { appliedMigrations, migratePostgres } from "./pg-migrate.js";
 import { createNotifications } from "./pg-notifications.js";
 import { pgRootSql } from "./pg-sql.js";
 
@@ -14,17 +16,6 @@ export interface PostgresStoreOptions {
   migrate?: boolean;
   /** Connections in the pool (default: DDS_DB_POOL, else 10). */
   poolSize?: number;
-}
-
-/** The URL with its password hidden, for banners and errors. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return "postgres://…";
-  }
 }
 
 /** The connection pool every PostgreSQL store (and `ddsctl migrate`) uses. */
@@ -87,4 +78,19 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       await client.end({ timeout: 5 });
     },
   };
+}
+
+/** The schema of a PostgreSQL database: its version, this ddsctl's latest, and (with `apply`) the migrations applied now. */
+export async function postgresSchema(url: string, apply: boolean): Promise<{ version: number; latest: number; applied: number }> {
+  const location = redactUrl(url);
+  const client = createClient(url, 1);
+  try {
+    const applied = apply ? await migratePostgres(client, location, true) : 0;
+    return { version: await appliedMigrations(client), latest: MIGRATIONS.length, applied };
+  } catch (err) {
+    if (err instanceof DdsError) throw err;
+    throw new DdsError("unavailable", `cannot open database ${location}: ${(err as Error).message}`);
+  } finally {
+    await client.end({ timeout: 1 }).catch(() => undefined);
+  }
 }

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DdsError } from "../../../contract/errors.js";
 import type { WriteGroup } from "../../../contract/service.js";
@@ -151,6 +151,31 @@ function openWriteGroup(conn: SqliteConnection): WriteGroup {
       if (raw.inTransaction) conn.run("ROLLBACK");
     },
   };
+}
+
+/**
+ * The schema of a SQLite database: its version, this ddsctl's latest, and (with `apply`)
+ * the migrations applied now. Without `apply` the file is only read (and must exist).
+ */
+export function sqliteSchema(path: string, apply: boolean): { version: number; latest: number; applied: number } {
+  if (apply) {
+    const before = existsSync(path) ? readVersion(path) : 0;
+    const store = openSqliteStore(path);
+    const version = Number(store.raw.pragma("user_version", { simple: true }));
+    store.raw.close();
+    return { version, latest: MIGRATIONS.length, applied: version - before };
+  }
+  if (!existsSync(path)) throw new DdsError("not_found", `no database at ${path}`);
+  return { version: readVersion(path), latest: MIGRATIONS.length, applied: 0 };
+}
+
+function readVersion(path: string): number {
+  const raw = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return Number(raw.pragma("user_version", { simple: true }));
+  } finally {
+    raw.close();
+  }
 }
 
 /** Applies the migrations this ddsctl knows and the database lacks, in one transaction. */
