@@ -6,11 +6,10 @@ import { join } from "node:path";
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLocalEngine, type LocalEngine } from "../../src/engine/local-engine.js";
-import { openDatabase } from "../../src/engine/store/db.js";
 import { RULES } from "../contract/mortgage-models.js";
 import { spawnServe, tokenFor, type ServeProcess } from "../helpers/pg-nodes.js";
 import { startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
-import { caseItems, inspect, resolvedState, seedModels, until } from "./support.js";
+import { allResolved, caseItems, inspect, resolvedState, seedContexts, seedModels, until, withStore } from "./support.js";
 
 /**
  * Real `ddsctl serve --database postgres://…` processes on one PostgreSQL, killed with
@@ -90,16 +89,11 @@ describe("two serve nodes on one PostgreSQL", () => {
       }
       expect(stranded, "a kill landed while the node held a claim").toBeDefined();
       await serve(url);
-      await until(async () => (await db.unsafe("SELECT 1 FROM contexts WHERE freshness != 'resolved' LIMIT 1")).length === 0, "every context to be resolved");
+      await until(allResolved(db), "every context to be resolved");
       const [after] = await db.unsafe("SELECT claim_token AS token, freshness FROM contexts WHERE id = $1", [stranded!.id]);
       expect(after.freshness).toBe("resolved");
       expect(after.token).toBeGreaterThan(stranded!.token);
-      const store = await openDatabase(url);
-      try {
-        expect(await resolvedState(store.sql)).toEqual(expected);
-      } finally {
-        await store.close();
-      }
+      expect(await withStore(url, (store) => resolvedState(store.sql))).toEqual(expected);
     } finally {
       await db.end();
     }
@@ -107,11 +101,7 @@ describe("two serve nodes on one PostgreSQL", () => {
 
   it("a node killed mid-bulk: the client resends what was not acknowledged to the other node, and nothing is doubled", async () => {
     const url = await cluster.createDatabase();
-    const seeder = await openLocalEngine({ db: url });
-    const models = await seedModels(seeder, RULES);
-    const contexts: string[] = [];
-    for (let c = 0; c < CONTEXTS; c++) contexts.push((await seeder.createContext({ name: `case-${c}`, type: "mortgage" })).contextId);
-    await seeder.close();
+    const { models, contextIds: contexts } = await seedContexts(url, Array.from({ length: CONTEXTS }, (_, c) => `case-${c}`));
     const batches = contexts.flatMap((id, c) => {
       const items = caseItems(models, id, PER_CONTEXT, c);
       return Array.from({ length: items.length / 100 }, (_, i) => ({ key: `case-${c}-${i}`, items: items.slice(i * 100, i * 100 + 100) }));
@@ -176,19 +166,15 @@ describe("two serve nodes on one PostgreSQL", () => {
       const stored = (await db.unsafe("SELECT id FROM contributions")).map((r) => r.id as string);
       expect(stored).toHaveLength(batches.length * 100);
       expect(new Set(stored)).toEqual(answered);
-      const resolved = async () => (await db.unsafe("SELECT 1 FROM contexts WHERE freshness != 'resolved' LIMIT 1")).length === 0;
-      await until(resolved, "every context to be resolved");
+      await until(allResolved(db), "every context to be resolved");
       // What the two nodes' passes left is what passes over the same evidence give again.
-      const store = await openDatabase(url);
-      try {
+      await withStore(url, async (store) => {
         const before = await resolvedState(store.sql);
         await store.sql.run("UPDATE contexts SET freshness = 'stale', evidence_version = evidence_version + 1");
         store.sql.signal("work");
-        await until(resolved, "every context to be resolved again");
+        await until(allResolved(db), "every context to be resolved again");
         expect(await resolvedState(store.sql)).toEqual(before);
-      } finally {
-        await store.close();
-      }
+      });
     } finally {
       await db.end();
     }
@@ -196,10 +182,7 @@ describe("two serve nodes on one PostgreSQL", () => {
 
   it("the same Idempotency-Key sent to both nodes at once runs once: the other gets the replay or 409 while it runs", async () => {
     const url = await cluster.createDatabase();
-    const seeder = await openLocalEngine({ db: url });
-    const models = await seedModels(seeder, RULES);
-    const { contextId } = await seeder.createContext({ name: "dup", type: "mortgage" });
-    await seeder.close();
+    const { models, contextIds: [contextId] } = await seedContexts(url, ["dup"]);
     const token = await tokenFor(url, "write");
     const [a, b] = [await serve(url), await serve(url)];
     const send = (origin: string, key: string, items: unknown[]) =>
@@ -233,10 +216,7 @@ describe("two serve nodes on one PostgreSQL", () => {
 
   it("a webhook event is delivered with one stable webhook-id, each attempt by one node", async () => {
     const url = await cluster.createDatabase();
-    const seeder = await openLocalEngine({ db: url });
-    const models = await seedModels(seeder, RULES);
-    const { contextId } = await seeder.createContext({ name: "hooked", type: "mortgage" });
-    await seeder.close();
+    const { models, contextIds: [contextId] } = await seedContexts(url, ["hooked"]);
     const attempts: { id: string; status: number }[] = [];
     const receiver = createServer((req, res) => {
       req.resume();

@@ -1,6 +1,10 @@
 import postgres from "postgres";
 import type { DdsService } from "../../src/contract/service.js";
+import { openLocalEngine } from "../../src/engine/local-engine.js";
+import { openDatabase } from "../../src/engine/store/db.js";
 import type { Sql } from "../../src/engine/store/sql.js";
+import type { Store } from "../../src/engine/store/store.js";
+import { RULES } from "../contract/mortgage-models.js";
 import { setupMortgageModels } from "../contract/mortgage-models.js";
 
 /** Polls `check` until it holds: tests wait for conditions, never for durations. */
@@ -61,4 +65,31 @@ export async function seedModels(s: DdsService, rules: Record<string, unknown>):
   const models = await setupMortgageModels(s);
   for (const rule of Object.values(rules)) await s.createRule(rule as never);
   return models;
+}
+
+/** Runs `fn` on a store of the database at `url`, closing it afterwards. */
+export async function withStore<T>(url: string, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openDatabase(url);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** True once no context of the database is stale or computing. */
+export const allResolved = (db: postgres.Sql) => async (): Promise<boolean> =>
+  (await db.unsafe("SELECT 1 FROM contexts WHERE freshness != 'resolved' LIMIT 1")).length === 0;
+
+/** Models, rules and empty contexts of these names, written in-process before any node runs. */
+export async function seedContexts(url: string, names: string[]): Promise<{ models: Awaited<ReturnType<typeof setupMortgageModels>>; contextIds: string[] }> {
+  const engine = await openLocalEngine({ db: url });
+  try {
+    const models = await seedModels(engine, RULES);
+    const contextIds: string[] = [];
+    for (const name of names) contextIds.push((await engine.createContext({ name, type: "mortgage" })).contextId);
+    return { models, contextIds };
+  } finally {
+    await engine.close();
+  }
 }
