@@ -1,5 +1,6 @@
 import { errors } from "../contract/errors.js";
 import { readConfig } from "./config.js";
+import type { Env } from "./core/io.js";
 
 /** Where commands run: an embedded database or a remote service. */
 export type Target =
@@ -18,11 +19,12 @@ export interface TargetFlags {
 export const DEFAULT_DB = ".dds/dds.db";
 
 /**
- * Resolves the target with the precedence of SPEC.md §5: flags > environment
- * (DDS_DB, DDS_BASE_URL, DDS_API_TOKEN, DDS_PROFILE) > the config's current profile >
- * the local `./.dds/dds.db`.
+ * Resolves the target with the documented precedence (docs/cli.md, "Targets"): flags >
+ * environment (DDS_DB, DDS_BASE_URL, DDS_API_TOKEN, DDS_PROFILE) > the config's current
+ * profile > the local `./.dds/dds.db`. Each source is one step below, in that order, so a
+ * new kind of target (a database URL) is one more step.
  */
-export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = process.env): Target {
+export function resolveTarget(flags: TargetFlags, env: Env): Target {
   if (flags.local !== undefined && flags.remote !== undefined) {
     throw errors.usage("--local and --remote cannot be used together");
   }
@@ -37,7 +39,7 @@ export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = proce
     if (env.DDS_DB) return { mode: "local", db: env.DDS_DB, workspace: "default", source: "DDS_DB" };
     if (env.DDS_BASE_URL) return { mode: "remote", baseUrl: env.DDS_BASE_URL, token, source: "DDS_BASE_URL" };
   }
-  const config = readConfig();
+  const config = readConfig(env);
   const name = profileName ?? config.current;
   if (name) {
     const profile = config.profiles[name];

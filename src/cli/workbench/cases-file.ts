@@ -87,10 +87,10 @@ export async function loadSuites(path: string): Promise<LoadedSuite[]> {
   } catch {
     throw errors.usage(`cannot read ${path}: no such file or directory`);
   }
-  if (!isDir) return parseSuites(await readDocument(path), path);
+  if (!isDir) return parseSuites(await readDocument(undefined, path), path);
   const suites: LoadedSuite[] = [];
   for (const file of casesFilesUnder(path)) {
-    const doc = await readDocument(file);
+    const doc = await readDocument(undefined, file);
     if (isCasesDocument(doc)) suites.push(...parseSuites(doc, file));
   }
   if (suites.length === 0) throw errors.usage(`${path} holds no cases files (JSON/YAML documents with a cases or suites key)`);

@@ -6,12 +6,11 @@
  */
 import { basename, dirname, extname, resolve } from "node:path";
 import type { DdsService, RuleEvaluationResult } from "../../contract/service.js";
-import { resolveRuleId } from "../commands/rules/rule-ref.js";
+import { resolveRef } from "../names/resolve-ref.js";
 import type { LoadedSuite, TestCase } from "./cases-file.js";
 import { coverageOf, percentOf, type CoverageReport } from "./coverage.js";
 import { checkExpectedValues } from "./expect-values.js";
 import { assertRuleExpression, evaluateLocally } from "./local-eval.js";
-import { resolveContextId } from "./refs.js";
 import { readRuleSource } from "./rule-source.js";
 import { alignTrace } from "./trace-align.js";
 
@@ -57,12 +56,12 @@ async function loadRule(suite: LoadedSuite, service: () => Promise<DdsService>):
   const fallback = `${basename(suite.file)}#${suite.index}`;
   if (typeof suite.rule === "string") {
     const s = await service();
-    const saved = await s.getRule(await resolveRuleId(s, suite.rule));
+    const saved = await s.getRule(await resolveRef(s, "rule", suite.rule));
     return { expression: saved.expression, rule: { source: "saved", name: saved.name, ruleId: saved.ruleId }, name: saved.name };
   }
   if ("file" in suite.rule) {
     const file = resolve(dirname(suite.file), suite.rule.file);
-    const source = await readRuleSource(file);
+    const source = await readRuleSource(undefined, file);
     const name = source.name ?? basename(file, extname(file));
     return { expression: source.expression, rule: { source: "file", file, ...(source.name ? { name: source.name } : {}) }, name };
   }
@@ -78,7 +77,7 @@ async function runCase(c: TestCase, expression: unknown, service: () => Promise<
         ? evaluateLocally(expression, c.data)
         : await (async () => {
             const s = await service();
-            return s.evaluateRule({ expression, contextId: await resolveContextId(s, c.context!) });
+            return s.evaluateRule({ expression, contextId: await resolveRef(s, "context", c.context!) });
           })();
     result.evaluation = evaluation;
     result.outcome = evaluation.outcome;

@@ -23,6 +23,8 @@ export interface ImportResult {
   seconds: number;
   /** Every line was read and committed. */
   complete: boolean;
+  /** Ctrl-C stopped it (after committing and checkpointing the batches in flight). */
+  interrupted: boolean;
   /** Set when --max-errors stopped the import. */
   stoppedAt?: number;
   /** A request that failed as a whole, and the first line it held. */
@@ -113,9 +115,12 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
     // Between batches (a local batch runs synchronously), so no call is cut in two.
     if (group && performance.now() - groupStarted >= GROUP_MS) commitGroup(true);
   };
-  const halted = () => failure !== undefined || ledger.overErrorLimit;
+  const halted = () => failure !== undefined || ledger.overErrorLimit || opts.signal?.aborted === true;
 
-  const source = opts.input === "-" ? process.stdin : createReadStream(opts.input, { highWaterMark: 1024 * 1024 });
+  const source = opts.input === "-" ? opts.stdin : createReadStream(opts.input, { highWaterMark: 1024 * 1024 });
+  // A pipe may keep the reader waiting for its next line: Ctrl-C stops the waiting too.
+  const stopReading = () => (source as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+  opts.signal?.addEventListener("abort", stopReading, { once: true });
   let reachedEnd = true;
   try {
     for await (const win of windows(splitLines(source, { maxLineBytes: opts.maxLineBytes }))) {
@@ -166,21 +171,30 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
     }
     await dispatcher.idle();
     flush();
+  } catch (err) {
+    // A stream destroyed by Ctrl-C ends the reading early; anything else is a real failure.
+    if (!opts.signal?.aborted) throw err;
+    reachedEnd = false;
+    await dispatcher.idle();
+    flush();
   } finally {
+    opts.signal?.removeEventListener("abort", stopReading);
     // What the service accepted is kept even when the import stops on an error: the
     // checkpoint then records it, or a rerun's keys replay it.
     commitGroup(false);
-    if (source !== process.stdin) source.destroy();
+    if (source !== opts.stdin) (source as NodeJS.ReadableStream & { destroy(): void }).destroy();
     rejects.close();
     progress?.stop();
   }
-  const complete = reachedEnd && !failure;
+  const interrupted = opts.signal?.aborted === true;
+  const complete = reachedEnd && !failure && !interrupted;
   ledger.finish(complete);
   if (failure) failure.doneThrough = ledger.lastCommitted;
   return {
     counts: ledger.counts,
     seconds: (performance.now() - started) / 1000,
     complete,
+    interrupted,
     stoppedAt: ledger.overErrorLimit && !reachedEnd ? ledger.lastCommitted : undefined,
     failure,
     touched: ledger.touched,

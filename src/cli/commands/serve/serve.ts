@@ -1,5 +1,6 @@
 import { errors } from "../../../contract/errors.js";
-import { defineCommand } from "../../command.js";
+import { defineCommand } from "../../core/define-command.js";
+import type { CliIO } from "../../core/io.js";
 import { Output } from "../../output.js";
 
 function parsePort(value: string): number {
@@ -9,14 +10,14 @@ function parsePort(value: string): number {
 }
 
 /** Resolves when SIGINT or SIGTERM arrives; a second signal cuts the drain short. */
-function shutdownSignal(out: Output): { received: Promise<string>; dispose(): void } {
+function shutdownSignal(out: Output, io: CliIO): { received: Promise<string>; dispose(): void } {
   let first = true;
   let resolve!: (signal: string) => void;
   const received = new Promise<string>((r) => (resolve = r));
   const onSignal = (signal: NodeJS.Signals) => {
     if (!first) {
       out.warn(`${signal} again: stopping without waiting for in-flight requests`);
-      process.exit(1);
+      io.exit?.(1);
     }
     first = false;
     resolve(signal);
@@ -34,16 +35,22 @@ function shutdownSignal(out: Output): { received: Promise<string>; dispose(): vo
 
 /** `ddsctl serve`: the REST API, the pipeline worker, on the local database. */
 export default defineCommand({
-  path: ["serve"],
+  command: "serve",
   description: "serve the REST API (under /v1) and run the pipeline worker on the local database",
   examples: [
     "ddsctl serve --port 8080",
     "ddsctl --local /srv/dds.db serve --host 0.0.0.0 --port 8080 --quiet",
     "ddsctl serve --port 0   # any free port; the URL is printed on stderr",
   ],
-  configure: (cmd) =>
-    cmd.option("--port <port>", "TCP port (0 picks a free one)", "8080").option("--host <host>", "interface to listen on", "127.0.0.1"),
-  async run(ctx, _args, flags) {
+  args: {
+    port: { type: "string", default: "8080", description: "TCP port (0 picks a free one)" },
+    host: { type: "string", default: "127.0.0.1", description: "interface to listen on" },
+  },
+  writes: true,
+  async handler(args, ctx) {
+    const flags = args;
+    // serve handles SIGINT itself: it drains in-flight requests before it exits.
+    ctx.handleInterrupt();
     const target = ctx.target();
     if (target.mode !== "local") {
       throw errors.usage(`serve runs on a local database; drop --remote/DDS_BASE_URL and pick the file with --local <db> or DDS_DB (target was ${target.baseUrl})`);
@@ -52,11 +59,11 @@ export default defineCommand({
     const { out } = ctx;
     // The address and background failures are printed even under --quiet (which silences
     // the access log): with --port 0 the address is the only way to learn the port.
-    const always = new Output({ ...out.options, quiet: false });
+    const always = new Output(ctx.io, { ...out.options, quiet: false });
     const { createServer } = await import("../../../server/index.js");
-    const signals = shutdownSignal(out);
+    const signals = shutdownSignal(out, ctx.io);
     try {
-      const server = await createServer({ store: target.db, quiet: out.options.quiet, log: (line) => always.info(line) }).listen(port, String(flags.host));
+      const server = await createServer({ store: target.db, quiet: out.options.quiet, log: (line) => always.info(line) }).listen(port, flags.host);
       out.info(out.c.dim(`local ${target.db}`));
       always.info(`listening on ${server.url}`);
       const signal = await signals.received;

@@ -1,5 +1,5 @@
-import type { DdsService } from "../../../contract/service.js";
-import type { ModelNames } from "../../render/evidence.js";
+import type { DdsService } from "../../contract/service.js";
+import type { ModelNames } from "../render/evidence.js";
 
 /**
  * Model names by modelId, so tables show `Loan` rather than a UUID. One page of up to 500
