@@ -19,7 +19,7 @@ export interface Column<T> {
   get: (row: T) => unknown;
   /** Colour a cell (TTY only). */
   style?: (text: string, row: T) => string;
-  /** Shown only with `-o wide` (and in plain TSV output, which scripts read whole). */
+  /** Shown only with `-o wide`. */
   wide?: boolean;
 }
 
@@ -151,13 +151,13 @@ export class Output {
    */
   table<T>(rows: T[], columns: Column<T>[], empty?: string): void {
     if (rows.length === 0 && empty !== undefined) return this.info(`no ${empty} found`);
-    if (!this.stdoutTTY) {
-      this.line(columns.map((c) => c.header).join("\t"));
-      for (const r of rows) this.line(columns.map((c) => tsvEscape(text(c.get(r)))).join("\t"));
-      return;
-    }
     const wide = this.options.format === "wide";
     const shown = columns.filter((c) => wide || !c.wide);
+    if (!this.stdoutTTY) {
+      this.line(shown.map((c) => c.header).join("\t"));
+      for (const r of rows) this.line(shown.map((c) => tsvEscape(text(c.get(r)))).join("\t"));
+      return;
+    }
     const headers: Cell[] = shown.map((c) => ({ text: c.header, style: this.c.bold }));
     // Newlines and tabs inside a value would break the row: show them escaped.
     const cells = rows.map((r) => shown.map((c): Cell => ({ text: tsvEscape(text(c.get(r))), style: c.style ? (t) => c.style!(t, r) : undefined })));

@@ -84,6 +84,8 @@ export class CapturedStream extends Writable {
 /** How a run is set up: stdin text, extra environment, and which streams are terminals. */
 export interface RunOptions {
   input?: string;
+  /** A stdin the test feeds itself (instead of `input`). */
+  stdin?: Readable;
   env?: Record<string, string>;
   /** Pretend stdout is a terminal this many columns wide. */
   stdoutTTY?: { columns: number };
@@ -102,7 +104,8 @@ export async function ddsctl(box: Sandbox, args: string[], options: RunOptions =
   if (process.env.DDS_TEST_SPAWN === "1") return ddsctlBinary(box, args, options);
   const stdout = new CapturedStream(options.stdoutTTY ? { isTTY: true, columns: options.stdoutTTY.columns } : undefined);
   const stderr = new CapturedStream();
-  const stdin = Object.assign(Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]), { isTTY: options.stdinTTY });
+  const source = options.stdin ?? Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
+  const stdin = Object.assign(source, { isTTY: options.stdinTTY });
   const io: CliIO = {
     stdout,
     stderr,

@@ -62,7 +62,7 @@ export function createContext(def: CommandDefinition, io: CliIO, out: Output, fl
     async confirm(question, yes) {
       if (yes || !isInteractive(io)) return;
       const { confirm } = await import("@inquirer/prompts");
-      if (!(await confirm({ message: question, default: false }))) throw new DdsError("invalid_request", "cancelled: nothing was changed");
+      if (!(await confirm({ message: question, default: false }, { input: io.stdin, output: io.stderr }))) throw new DdsError("invalid_request", "cancelled: nothing was changed");
     },
     interrupt: state.interrupt.signal,
     handleInterrupt: () => {

@@ -21,6 +21,7 @@ export default defineCommand({
   },
   async handler(args, ctx) {
     if (!args.context && !args.rule) throw errors.usage("give --context <context>, --rule <rule>, or both");
+    const query = listQueryFrom(args, "evaluations");
     const service = await ctx.service();
     const contextId = args.context ? await resolveRef(service, "context", args.context) : undefined;
     const ruleId = args.rule ? await resolveRef(service, "rule", args.rule) : undefined;
@@ -32,7 +33,6 @@ export default defineCommand({
       out.info(out.c.dim(`the evaluation tree: ddsctl trace ${args.context} ${args.rule}`));
       return;
     }
-    const query = listQueryFrom(args, "evaluations");
     const page = await collectPages(args, query, (q) => (contextId ? service.listContextEvaluations(contextId, q) : service.listRuleEvaluations(ruleId!, q)));
     await renderPage(out, page, page.data, () => evaluationColumns(out, { context: !contextId }), "evaluations");
   },
