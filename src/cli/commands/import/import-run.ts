@@ -92,20 +92,38 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
   const ledger = new ImportLedger(opts, start, rejects, progress, spec.contextOf !== undefined);
   // Locally, batches commit in groups; the checkpoint follows each group's commit.
   const grouped = !opts.dryRun && service.writeGroup !== undefined;
-  let group = grouped ? service.writeGroup!() : undefined;
+  let group: ReturnType<NonNullable<DdsService["writeGroup"]>> | undefined;
   let groupStarted = performance.now();
   ledger.deferred = grouped;
-  const commitGroup = (reopen: boolean) => {
-    if (!group) return;
-    const closing = group;
-    group = undefined;
-    // A failed commit throws before the checkpoint moves: the lines stay to be sent again.
-    closing.commit();
-    ledger.durable();
-    if (collectGarbage && process.memoryUsage.rss() > RSS_SOFT_LIMIT) collectGarbage();
-    if (reopen) group = service.writeGroup!();
+  // A group opens with the first batch after the last one closed, so an idle input (a
+  // slow pipe) holds no write lock and leaves nothing uncommitted.
+  const openGroup = () => {
+    if (!grouped || group) return;
+    group = service.writeGroup!();
     groupStarted = performance.now();
   };
+  const commitGroup = () => {
+    if (!grouped) return;
+    if (group) {
+      const closing = group;
+      group = undefined;
+      // A failed commit throws before the checkpoint moves: the lines stay to be sent again.
+      closing.commit();
+    }
+    // With no group open every batch so far is committed (a window of rejects only sends none).
+    ledger.durable();
+    if (collectGarbage && process.memoryUsage.rss() > RSS_SOFT_LIMIT) collectGarbage();
+  };
+  // While the input keeps the reader waiting, the open group commits on time all the same.
+  const idle = grouped
+    ? setInterval(() => {
+        try {
+          if (group && performance.now() - groupStarted >= GROUP_MS) commitGroup();
+        } catch (error) {
+          failure ??= { error, line: ledger.lastCommitted + 1, doneThrough: 0 };
+        }
+      }, GROUP_MS)
+    : undefined;
   const queue: WindowWork[] = [];
   const dispatcher = new Dispatcher(opts.concurrency);
   let failure: ImportResult["failure"];
@@ -113,7 +131,7 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
   const flush = () => {
     while (queue.length > 0 && queue[0].remaining === 0 && !queue[0].failed) ledger.commit(queue.shift()!);
     // Between batches (a local batch runs synchronously), so no call is cut in two.
-    if (group && performance.now() - groupStarted >= GROUP_MS) commitGroup(true);
+    if (group && performance.now() - groupStarted >= GROUP_MS) commitGroup();
   };
   const halted = () => failure !== undefined || ledger.overErrorLimit || opts.signal?.aborted === true;
 
@@ -143,6 +161,7 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
         await dispatcher.slot(batch.orderKeys);
         // Waiting for the slot let earlier batches finish: one may have stopped the import.
         if (halted()) break;
+        openGroup();
         // Recording and committing happen inside the task, so once `slot` lets the next
         // batch go, everything before it is counted.
         void dispatcher.run(batch.orderKeys, async () => {
@@ -181,7 +200,8 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
     opts.signal?.removeEventListener("abort", stopReading);
     // What the service accepted is kept even when the import stops on an error: the
     // checkpoint then records it, or a rerun's keys replay it.
-    commitGroup(false);
+    clearInterval(idle);
+    commitGroup();
     if (source !== opts.stdin) (source as NodeJS.ReadableStream & { destroy(): void }).destroy();
     rejects.close();
     progress?.stop();
