@@ -73,7 +73,8 @@ function buildProgram(io: CliIO, run: Run, argv: string[]): Command {
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const state: RunState = { exitCode: ExitCode.ok, interruptClaimed: false, interrupt: new AbortController() };
   let out = new Output(io, { format: argv.includes("--json") ? "json" : "table", color: false, quiet: false });
-  // A reader that stopped early (`| head`) is not an error: end quietly, as `git log | head` does.
+  // A reader that stopped early (`| head`) is not an error: end quietly, as `git log | head`
+  // does. The listener stays: the error of the last writes may arrive after main returns.
   const onStdoutError = (err: Error) => {
     if (isPipeClosed(err)) io.exit?.(ExitCode.ok);
   };
@@ -104,7 +105,6 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   } finally {
     await state.service?.close().catch(() => undefined);
     stopListening?.();
-    io.stdout.off("error", onStdoutError);
   }
   return state.exitCode;
 }

@@ -50,4 +50,8 @@ export function renderTraceReport(out: Output, report: TraceReport, options: Tra
   out.line();
   out.line(outcomeText(out, report.evaluation.outcome));
   if (trace.error) out.line(`${out.c.red("error:")} ${trace.error}`);
+  const e = report.evaluation;
+  if (isStoredEvaluation(e) && e.freshness !== "resolved") {
+    out.info(out.c.yellow(`this evaluation is ${e.freshness}: the context changed since it was computed; ddsctl pipeline run ${e.contextId} brings it up to date`));
+  }
 }

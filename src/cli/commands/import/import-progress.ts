@@ -2,11 +2,19 @@ import type { Output } from "../../output.js";
 import type { ImportCounts, ImportProgress } from "./import-run.js";
 
 /** `1:05` or `1:02:05`: what is left, for the bar. */
-function clock(seconds: number): string {
+export function clock(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
   const hms = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
   const [h, m, sec] = hms.map((n) => String(n).padStart(2, "0"));
   return hms[0] > 0 ? `${hms[0]}:${m}:${sec}` : `${Number(m)}:${sec}`;
+}
+
+/**
+ * Seconds left to read `total` bytes at the average rate so far (`bytes` in `seconds`):
+ * the same average as the lines/s beside it.
+ */
+export function etaSeconds(total: number, bytes: number, seconds: number): number | undefined {
+  return bytes > 0 ? ((total - bytes) * seconds) / bytes : undefined;
 }
 
 /**
@@ -32,7 +40,8 @@ export async function progressBar(out: Output): Promise<((total: number | undefi
     return {
       update(bytes: number, counts: ImportCounts) {
         const seconds = Math.max((Date.now() - started) / 1000, 0.001);
-        const left = total !== undefined && bytes > 0 ? clock(((total - bytes) * seconds) / bytes) : "-";
+        const eta = total !== undefined ? etaSeconds(total, bytes, seconds) : undefined;
+        const left = eta !== undefined ? clock(eta) : "-";
         const payload = { lines: counts.lines.toLocaleString("en-US"), rate: Math.round(counts.lines / seconds).toLocaleString("en-US"), failed: counts.failed, left };
         bar.update(total !== undefined ? bytes : 0, payload);
       },
