@@ -27,3 +27,4 @@ describe("a stale evaluation", () => {
     expect(t.exitCode, t.stderr).toBe(0);
     expect(t.stderr).toMatch(/this evaluation is stale: .*ddsctl pipeline run/);
   });
+});
