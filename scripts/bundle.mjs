@@ -1,16 +1,21 @@
-// Bundles the CLI into dist/ddsctl.js (+ chunks loaded on demand) so start-up reads a few
-// files instead of ~470 modules. Run by `npm run build` and `prepare`, after tsc.
+// Bundles the CLI into one CommonJS file, dist/ddsctl.cjs, that bin/ddsctl compiles with a
+// V8 code cache (dist/ddsctl.cjs.cache): start-up then reads one file and skips most of
+// the parsing, instead of resolving and compiling ~470 modules. Run by `npm run build`
+// (and so by `prepare`), after tsc.
 import { build } from "esbuild";
-import { readdirSync, rmSync } from "node:fs";
-import { resolve } from "node:path";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
+const dist = resolve(root, "dist");
 const server = resolve(root, "src/server");
+const outfile = resolve(dist, "ddsctl.cjs");
 
 /**
- * Native addons and drivers with optional native parts stay external, and so does the
- * HTTP server (loaded from tsc's dist/server/ by `serve` only), so modules that locate
- * assets next to themselves keep working.
+ * The HTTP server stays out of the bundle: `serve` loads it from tsc's dist/server/, so
+ * modules there may find their assets next to themselves (import.meta.url).
  */
 const keepServerOut = {
   name: "keep-server-out",
@@ -23,13 +28,6 @@ const keepServerOut = {
   },
 };
 
-// Chunks sit beside the entry (so `./server/index.js` means the same from each); drop old ones.
-const dist = resolve(root, "dist");
-rmSync(resolve(dist, "chunks"), { recursive: true, force: true });
-for (const f of readdirSync(dist, { withFileTypes: true }).filter((e) => e.isFile())) {
-  if (/^[\w-]+-[A-Z0-9]{8}\.js$/.test(f.name) || f.name === "ddsctl.js") rmSync(resolve(dist, f.name));
-}
-
 /**
  * zod's namespace object re-exports every locale (~40 languages, a third of zod): only the
  * English messages are ever used, so the locale index becomes just those.
@@ -37,24 +35,61 @@ for (const f of readdirSync(dist, { withFileTypes: true }).filter((e) => e.isFil
 const englishOnly = {
   name: "zod-english-only",
   setup(b) {
-    b.onLoad({ filter: /zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: "js", resolveDir: undefined }));
+    b.onLoad({ filter: /zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: "js" }));
   },
 };
 
-await build({
-  entryPoints: { ddsctl: resolve(root, "src/cli/main.ts") },
-  outdir: dist,
-  chunkNames: "[name]-[hash]",
+const result = await build({
+  write: false,
+  entryPoints: [resolve(root, "src/cli/main.ts")],
+  outfile,
   bundle: true,
-  splitting: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
-  external: ["better-sqlite3", "pg", "pg-native", "@electric-sql/pglite", "postgres"],
+  // Native addons and database drivers load from node_modules as installed.
+  external: ["better-sqlite3", "pg", "pg-native", "postgres", "@electric-sql/pglite"],
   plugins: [keepServerOut, englishOnly],
   minify: process.env.DDS_BUNDLE_DEBUG !== "1",
-  // CommonJS packages inside an ESM bundle still call require() for node built-ins.
-  banner: { js: "import { createRequire as __ddsctlRequire } from 'node:module'; const require = __ddsctlRequire(import.meta.url);" },
+  // Code run from a V8 code cache cannot use import(): dynamic imports of packages become
+  // require() (the server, an ES module, goes through the bin's loader: src/cli/load-server.ts).
+  supported: { "dynamic-import": false },
+  // The bundle is CommonJS: give modules that locate files their own URL back.
+  define: { "import.meta.url": "__ddsctlUrl" },
+  banner: { js: "const __ddsctlUrl = require('node:url').pathToFileURL(__filename).href;" },
   legalComments: "none",
   logLevel: "warning",
 });
+
+// Replaced only when it changed, and atomically: a test suite running beside this build
+// never reads half a bundle (nor loses a cache that still fits).
+const code = result.outputFiles[0].contents;
+const same = existsSync(outfile) && Buffer.compare(readFileSync(outfile), code) === 0;
+if (!same) {
+  writeFileSync(`${outfile}.${process.pid}`, code);
+  renameSync(`${outfile}.${process.pid}`, outfile);
+  rmSync(`${outfile}.cache`, { force: true });
+}
+if (same && existsSync(`${outfile}.cache`)) process.exit(0);
+
+// A few typical local commands fill the code cache with what most commands run (parser,
+// output, engine reads and writes); each run adds the functions it compiled.
+const dir = mkdtempSync(join(tmpdir(), "ddsctl-warm-"));
+try {
+  const env = { ...process.env, XDG_CONFIG_HOME: join(dir, "config"), DDS_DB: join(dir, "warm.db"), NO_COLOR: "1", DDSCTL_WRITE_CODE_CACHE: "1" };
+  const model = JSON.stringify({ name: "Warm", fields: [{ name: "amount", type: "number" }] });
+  const runs = [
+    [["--help"]],
+    [["models", "create", "-f", "-", "--quiet"], model],
+    [["models", "get", "Warm", "--json"]],
+    [["contexts", "create", "--name", "warm-up", "--quiet"]],
+    [["contexts", "list", "--json"]],
+    [["contexts", "list"]],
+  ];
+  for (const [args, input] of runs) {
+    const warm = spawnSync(process.execPath, [resolve(root, "bin/ddsctl"), ...args], { env, input, stdio: ["pipe", "ignore", "ignore"] });
+    if (warm.status !== 0) console.warn(`bundle: warm-up run "ddsctl ${args.join(" ")}" failed; the code cache is made on first use instead`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

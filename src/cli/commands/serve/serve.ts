@@ -1,6 +1,7 @@
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import type { CliIO } from "../../core/io.js";
+import { loadServer } from "../../load-server.js";
 import { Output } from "../../output.js";
 
 function parsePort(value: string): number {
@@ -60,7 +61,7 @@ export default defineCommand({
     // The address and background failures are printed even under --quiet (which silences
     // the access log): with --port 0 the address is the only way to learn the port.
     const always = new Output(ctx.io, { ...out.options, quiet: false });
-    const { createServer } = await import("../../../server/index.js");
+    const { createServer } = await loadServer();
     const signals = shutdownSignal(out, ctx.io);
     try {
       const server = await createServer({ store: target.db, quiet: out.options.quiet, log: (line) => always.info(line) }).listen(port, flags.host);
