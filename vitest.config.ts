@@ -17,6 +17,7 @@ const LOCAL_ONLY = [
   "test/cli/conventions/terminal.test.ts",
   "test/cli/conventions/stale-hint.test.ts",
   "test/cli/import/progress.test.ts",
+  "test/cli/readme-tour.test.ts",
 ];
 
 export default defineConfig({
