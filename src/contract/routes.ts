@@ -19,7 +19,7 @@ import type { DdsService } from "./service.js";
 /** HTTP methods the API uses. */
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
-/** Token scopes (SPEC.md §2): `write` implies `read`, `admin` implies `write`. */
+/** Token scopes (docs/rest-api.md): `write` implies `read`, `admin` implies `write`. */
 export type Scope = "read" | "write" | "admin";
 
 /** The service operations reachable over REST (the pipeline drain is not a resource). */

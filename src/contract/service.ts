@@ -89,7 +89,7 @@ export interface RuleEvaluationResult {
 }
 
 /**
- * The whole service of the interface document and SPEC.md. Implemented by the local
+ * The whole service of the interface document and docs/. Implemented by the local
  * engine (`src/engine`) and by the HTTP client (`src/client`); the server adapts REST to
  * it. Every method validates its input and throws DdsError on failure.
  */

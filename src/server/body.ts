@@ -13,7 +13,7 @@ function tooLarge(route: RouteSpec): DdsError {
 }
 
 /**
- * Reads the request body as text within the 10 MB limit (SPEC.md §2): a declared
+ * Reads the request body as text within the 10 MB limit (docs/rest-api.md): a declared
  * Content-Length over the limit is refused before reading anything, and a streamed body
  * is counted as it arrives and abandoned as soon as it passes the limit, so an oversized
  * upload is never buffered whole. Over the limit: 413, or 400 bulk_limit_exceeded on bulk

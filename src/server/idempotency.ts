@@ -4,7 +4,7 @@ import { errors } from "../contract/errors.js";
 import type { IdempotencyRepo, StoredResponse } from "../engine/store/idempotency-repo.js";
 import type { ServerEnv } from "./types.js";
 
-/** Idempotency timing (SPEC.md §2 and the interface's Limits). */
+/** Idempotency timing (docs/rest-api.md and the interface's Limits). */
 export interface IdempotencyOptions {
   /** How long a key is kept (default 24 h). */
   ttlMs?: number;
@@ -34,7 +34,7 @@ async function snapshot(c: Context<ServerEnv>): Promise<StoredResponse> {
 }
 
 /**
- * The Idempotency-Key rules of SPEC.md §2 for write requests: the first request with a
+ * The Idempotency-Key rules of docs/rest-api.md for write requests: the first request with a
  * key runs and its status, body and Location are kept for 24 h; a repeat (whatever its
  * body) gets that response again with `Idempotent-Replayed: true`; a repeat while the
  * first still runs is 409; a 5xx is not kept, so a retry runs again. With `engineStores`

@@ -1,7 +1,7 @@
 /**
  * Why a resolution policy picked one candidate and not another, in words. The winner is
  * always the pipeline's own (`resolveField`); these functions only explain it, comparing
- * the way the policies of SPEC.md §3 do: the policy's preference first, then the shared
+ * the way the policies of docs/pipeline.md do: the policy's preference first, then the shared
  * tie-break (higher confidence, later receivedAt, larger contributionId).
  */
 import type { CompiledField } from "../../engine/models/model-types.js";

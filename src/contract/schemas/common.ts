@@ -27,7 +27,7 @@ export const SegmentName = z
   .refine((s) => !s.includes("."), "must not contain '.' (names are used in dotted paths)")
   .refine((s) => !FORBIDDEN_SEGMENTS.has(s), "is a reserved name");
 
-/** Envelope of every list but the model list (SPEC.md §2). */
+/** Envelope of every list but the model list (docs/rest-api.md). */
 export function listEnvelope<T extends z.ZodType>(item: T) {
   return z.object({
     data: z.array(item),

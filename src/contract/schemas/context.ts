@@ -20,7 +20,7 @@ export type ContextCreate = z.infer<typeof ContextCreate>;
 export const ContextPatch = ContextCreate;
 export type ContextPatch = ContextCreate;
 
-/** The `include=summary` block (SPEC.md §3). */
+/** The `include=summary` block (docs/resources.md). */
 export const ContextSummary = z.object({
   records: z.object({ total: z.number().int(), byModel: z.record(z.string(), z.number().int()) }),
   evaluations: z.object({

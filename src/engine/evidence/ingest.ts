@@ -26,7 +26,7 @@ export interface IngestDeps {
   markStale(contextId: string): void;
 }
 
-/** Checks that evidence may be written into this model and context (409s of SPEC §2). */
+/** Checks that evidence may be written into this model and context (the 409s of docs/resources.md). */
 export function assertWritable(model: StoredModel, context: { id: string; status: string }): void {
   if (model.status !== "active") {
     throw errors.conflict("model_not_active", `model ${model.name} is ${model.status}; evidence is accepted only by active models`);

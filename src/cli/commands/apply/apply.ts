@@ -2,7 +2,7 @@ import { errors, ExitCode, isDdsError } from "../../../contract/errors.js";
 import { readStdin } from "../../body.js";
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, waitArgs } from "../../core/shared-args.js";
-import { drainPipeline } from "../../shared/drain.js";
+import { drainPipeline } from "../../common/drain.js";
 
 /** `ddsctl apply -f <file|dir>`: declarative create-or-update by name. */
 export default defineCommand({

@@ -5,7 +5,7 @@ import { defineCommand, type CommandContext } from "../../core/define-command.js
 import { fileArg, outputArgs, waitArgs } from "../../core/shared-args.js";
 import { bulkExitCode, renderBulk, succeededData } from "../../render/bulk.js";
 import { renderContribution } from "../../render/evidence.js";
-import { contextIdsOf, drainPipeline } from "../../shared/drain.js";
+import { contextIdsOf, drainPipeline } from "../../common/drain.js";
 import { bulkItemsOf } from "../records/bulk-file.js";
 import { contributionArgs, contributionFlagValues, requireContributionFlags, withDefaults } from "./contribution-flags.js";
 

@@ -5,7 +5,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { fileArg, outputArgs, refs, waitArgs } from "../../core/shared-args.js";
 import { resolveRef } from "../../names/resolve-ref.js";
 import { renderField } from "../../render/models.js";
-import { drainPipeline } from "../../shared/drain.js";
+import { drainPipeline } from "../../common/drain.js";
 
 /** `ddsctl fields add <model> -f field.json` (POST /models/{id}/fields). */
 export default defineCommand({

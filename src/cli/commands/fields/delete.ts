@@ -1,6 +1,6 @@
 import { defineCommand } from "../../core/define-command.js";
 import { waitArgs, yesArgs } from "../../core/shared-args.js";
-import { drainPipeline } from "../../shared/drain.js";
+import { drainPipeline } from "../../common/drain.js";
 import { fieldRef, fieldRefArgs } from "./field-ref.js";
 
 /** `ddsctl fields delete <model> <field>` or `<fieldId>`. */

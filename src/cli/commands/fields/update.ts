@@ -3,7 +3,7 @@ import { readBody } from "../../body.js";
 import { defineCommand } from "../../core/define-command.js";
 import { fileArg, outputArgs, waitArgs } from "../../core/shared-args.js";
 import { renderField } from "../../render/models.js";
-import { drainPipeline } from "../../shared/drain.js";
+import { drainPipeline } from "../../common/drain.js";
 import { fieldRef, fieldRefArgs } from "./field-ref.js";
 
 /** `ddsctl fields update <model> <field> -f field.json` (PUT: replaces mutable properties). */

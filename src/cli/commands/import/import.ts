@@ -4,7 +4,7 @@ import type { CommandContext } from "../../core/define-command.js";
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, waitArgs } from "../../core/shared-args.js";
 import { EXIT_INTERRUPTED } from "../../exit-codes.js";
-import { drainPipeline } from "../../shared/drain.js";
+import { drainPipeline } from "../../common/drain.js";
 import { IMPORT_KINDS, KINDS, type ImportKind } from "./import-kinds.js";
 import type { ImportOptions } from "./import-setup.js";
 

@@ -3,7 +3,7 @@ import type { PipelineRunOptions } from "../../../contract/service.js";
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs } from "../../core/shared-args.js";
 import { refCache } from "../../names/resolve-ref.js";
-import { durationFlag } from "../../shared/duration-flag.js";
+import { durationFlag } from "../../common/duration-flag.js";
 
 /** `ddsctl pipeline run [context...]`. */
 export default defineCommand({

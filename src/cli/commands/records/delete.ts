@@ -2,7 +2,7 @@ import { errors } from "../../../contract/errors.js";
 import { defineCommand, type CommandContext } from "../../core/define-command.js";
 import { fileArg, outputArgs, waitArgs, yesArgs } from "../../core/shared-args.js";
 import { bulkExitCode, renderBulk } from "../../render/bulk.js";
-import { drainPipeline } from "../../shared/drain.js";
+import { drainPipeline } from "../../common/drain.js";
 import { readBulkItems } from "./bulk-file.js";
 
 /** `ddsctl records delete <recordId>` or `records delete --bulk -f items.json`. */

@@ -4,7 +4,7 @@ import type { RecordInclude } from "../../../contract/schemas/index.js";
 import { defineCommand } from "../../core/define-command.js";
 import { includeArg, outputArgs, refs } from "../../core/shared-args.js";
 import { renderRecord } from "../../render/records.js";
-import { modelNames } from "../../shared/model-names.js";
+import { modelNames } from "../../common/model-names.js";
 
 /** Parses `--include model,lineage`. */
 export function parseIncludes(text: string | undefined): RecordInclude[] | undefined {

@@ -3,7 +3,7 @@ import { listArgs, refFlags } from "../../core/shared-args.js";
 import { collectPages, listQueryFrom, renderPage } from "../../list-options.js";
 import { scopeFilters } from "../../names/resolve-ref.js";
 import { recordColumns } from "../../render/records.js";
-import { modelNames } from "../../shared/model-names.js";
+import { modelNames } from "../../common/model-names.js";
 
 /** `ddsctl records list`. */
 export default defineCommand({

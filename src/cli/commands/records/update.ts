@@ -4,7 +4,7 @@ import { defineCommand, type CommandContext } from "../../core/define-command.js
 import { fileArg, outputArgs, waitArgs } from "../../core/shared-args.js";
 import { bulkExitCode, renderBulk, succeededData } from "../../render/bulk.js";
 import { renderRecord } from "../../render/records.js";
-import { contextIdsOf, drainPipeline } from "../../shared/drain.js";
+import { contextIdsOf, drainPipeline } from "../../common/drain.js";
 import { readBulkItems } from "./bulk-file.js";
 
 /** `ddsctl records update <recordId>` or `records update --bulk -f items.json`. */

@@ -2,7 +2,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refs } from "../../core/shared-args.js";
 import { relationshipColumns } from "../../render/evidence.js";
 import { recordColumns } from "../../render/records.js";
-import { modelNames } from "../../shared/model-names.js";
+import { modelNames } from "../../common/model-names.js";
 
 /** `ddsctl relationships list <recordId> [name]`. */
 export default defineCommand({

@@ -1,6 +1,6 @@
 import { defineCommand } from "../../core/define-command.js";
 import { refs, waitArgs, yesArgs } from "../../core/shared-args.js";
-import { drainPipeline } from "../../shared/drain.js";
+import { drainPipeline } from "../../common/drain.js";
 
 /** `ddsctl relationships remove <recordId> <name> <targetRecordId>`. */
 export default defineCommand({

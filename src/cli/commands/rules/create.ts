@@ -3,7 +3,7 @@ import { bodyFrom } from "../../body.js";
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, waitArgs } from "../../core/shared-args.js";
 import { renderRule } from "../../render/rules.js";
-import { drainPipeline } from "../../shared/drain.js";
+import { drainPipeline } from "../../common/drain.js";
 import { ruleArgs, ruleFlagValues } from "./rule-flags.js";
 
 /** `ddsctl rules create`. */

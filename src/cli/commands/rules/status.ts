@@ -3,7 +3,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refs, waitArgs } from "../../core/shared-args.js";
 import { resolveRef } from "../../names/resolve-ref.js";
 import { renderRule } from "../../render/rules.js";
-import { drainPipeline } from "../../shared/drain.js";
+import { drainPipeline } from "../../common/drain.js";
 
 /** `ddsctl rules status <rule> <active|inactive>`. */
 export default defineCommand({

@@ -4,7 +4,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refs, waitArgs } from "../../core/shared-args.js";
 import { resolveRef } from "../../names/resolve-ref.js";
 import { renderRule } from "../../render/rules.js";
-import { drainPipeline } from "../../shared/drain.js";
+import { drainPipeline } from "../../common/drain.js";
 import { ruleArgs, ruleFlagValues } from "./rule-flags.js";
 
 /** `ddsctl rules update <rule>`. */

@@ -1,7 +1,7 @@
 import { errors, ExitCode } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs } from "../../core/shared-args.js";
-import { durationFlag } from "../../shared/duration-flag.js";
+import { durationFlag } from "../../common/duration-flag.js";
 import { unresolvableText, waitForContexts } from "../wait/wait-contexts.js";
 
 /** `ddsctl seed <dir>`: apply, then wait until every declared context is resolved. */

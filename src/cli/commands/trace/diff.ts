@@ -4,7 +4,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refFlags, refs } from "../../core/shared-args.js";
 import { resolveRef } from "../../names/resolve-ref.js";
 import { renderTraceDiff } from "../../render/trace-diff.js";
-import { durationFlag } from "../../shared/duration-flag.js";
+import { durationFlag } from "../../common/duration-flag.js";
 
 /** `--since`: a file is a snapshot; else an ISO time, or a duration back from now (`2h`). */
 function sinceTime(text: string): string {

@@ -2,7 +2,7 @@ import { ExitCode } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs } from "../../core/shared-args.js";
 import { refCache } from "../../names/resolve-ref.js";
-import { durationFlag } from "../../shared/duration-flag.js";
+import { durationFlag } from "../../common/duration-flag.js";
 import { unresolvableText, waitForContexts } from "./wait-contexts.js";
 
 /** `ddsctl wait <contextId...>`. */

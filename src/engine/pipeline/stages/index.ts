@@ -1,5 +1,5 @@
 /**
- * The pure stages of a resolution pass (SPEC.md §4): plain data in, plain data out, no
+ * The pure stages of a resolution pass (docs/pipeline.md): plain data in, plain data out, no
  * database. `runPass` composes them; the others are exported for tests, `rules eval`
  * and `records explain`.
  */

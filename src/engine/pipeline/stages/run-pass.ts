@@ -1,4 +1,4 @@
-/** One resolution pass over a context, composed from the pure stages (SPEC.md §4). */
+/** One resolution pass over a context, composed from the pure stages (docs/pipeline.md). */
 import type { FieldLineage } from "../../../contract/schemas/index.js";
 import type { PassInput, PassOutput, ResolvedRecord } from "../types.js";
 import { sha256Of } from "./canonical-json.js";
