@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ddsctl, sandbox, type Sandbox } from "../../helpers/cli.js";
-import { contribution, setupModels, writeLines } from "../import/support.js";
-import { ok, run, runBody, uniq } from "../support.js";
+import { sandbox, type Sandbox } from "../../helpers/cli.js";
+import { loanCaseWithRule } from "../import/support.js";
+import { ok, run, uniq } from "../support.js";
 
 // Local only: a remote server's worker resolves stale contexts in the background, so
 // staleness there lasts an unknown moment.
@@ -11,11 +11,9 @@ let rule: string;
 
 beforeAll(async () => {
   box = sandbox();
-  await setupModels(box);
-  ctx = uniq("stale-case");
-  rule = uniq("loan-floor");
-  expect((await runBody(box, ["rules", "create"], { name: rule, category: "eligibility", severity: "low", expression: { ">=": [{ var: "Loan.amount" }, 1000] } })).exitCode).toBe(0);
-  expect((await ddsctl(box, ["import", "contributions", writeLines(box, "stale.ndjson", [contribution(ctx, "Loan", "doc-1", { amount: 250000 })]), "--create-contexts"])).exitCode).toBe(0);
+  const made = await loanCaseWithRule(box, "stale");
+  ({ ctx, rule } = made);
+  expect(made.imported.exitCode, made.imported.stderr).toBe(0);
 });
 afterAll(() => box.cleanup());
 

@@ -1,6 +1,6 @@
 import { defineCommand } from "../../core/define-command.js";
 import { refs, yesArgs } from "../../core/shared-args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { deleteNamed } from "../../common/delete-named.js";
 
 /** `ddsctl contexts delete <context>`. */
 export default defineCommand({
@@ -10,10 +10,6 @@ export default defineCommand({
   args: { context: refs.context, ...yesArgs },
   writes: true,
   async handler(args, ctx) {
-    const service = await ctx.service();
-    const id = await resolveRef(service, "context", args.context);
-    await ctx.confirm(`Delete context ${args.context}?`, args.yes);
-    await service.deleteContext(id);
-    if (!ctx.out.options.json) ctx.out.info(`deleted context ${args.context}`);
+    await deleteNamed(ctx, "context", args.context, args.yes, (service, id) => service.deleteContext(id));
   },
 });

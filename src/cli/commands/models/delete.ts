@@ -1,6 +1,6 @@
 import { defineCommand } from "../../core/define-command.js";
 import { refs, yesArgs } from "../../core/shared-args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { deleteNamed } from "../../common/delete-named.js";
 
 /** `ddsctl models delete <model>`. */
 export default defineCommand({
@@ -10,10 +10,6 @@ export default defineCommand({
   args: { model: refs.model, ...yesArgs },
   writes: true,
   async handler(args, ctx) {
-    const service = await ctx.service();
-    const id = await resolveRef(service, "model", args.model);
-    await ctx.confirm(`Delete model ${args.model}?`, args.yes);
-    await service.deleteModel(id);
-    if (!ctx.out.options.json) ctx.out.info(`deleted model ${args.model}`);
+    await deleteNamed(ctx, "model", args.model, args.yes, (service, id) => service.deleteModel(id));
   },
 });

@@ -1,6 +1,6 @@
 import { defineCommand } from "../../core/define-command.js";
 import { refs, yesArgs } from "../../core/shared-args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { deleteNamed } from "../../common/delete-named.js";
 
 /** `ddsctl rules delete <rule>`. */
 export default defineCommand({
@@ -10,10 +10,6 @@ export default defineCommand({
   args: { rule: refs.rule, ...yesArgs },
   writes: true,
   async handler(args, ctx) {
-    const service = await ctx.service();
-    const id = await resolveRef(service, "rule", args.rule);
-    await ctx.confirm(`Delete rule ${args.rule}?`, args.yes);
-    await service.deleteRule(id);
-    if (!ctx.out.options.json) ctx.out.info(`deleted rule ${args.rule}`);
+    await deleteNamed(ctx, "rule", args.rule, args.yes, (service, id) => service.deleteRule(id));
   },
 });

@@ -1,6 +1,6 @@
 import { defineCommand } from "../../core/define-command.js";
 import { refs, yesArgs } from "../../core/shared-args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { deleteNamed } from "../../common/delete-named.js";
 
 /** `ddsctl webhooks delete <webhook>`. */
 export default defineCommand({
@@ -10,10 +10,6 @@ export default defineCommand({
   args: { webhook: refs.webhook, ...yesArgs },
   writes: true,
   async handler(args, ctx) {
-    const service = await ctx.service();
-    const id = await resolveRef(service, "webhook", args.webhook);
-    await ctx.confirm(`Delete webhook ${args.webhook}?`, args.yes);
-    await service.deleteWebhook(id);
-    if (!ctx.out.options.json) ctx.out.info(`deleted webhook ${args.webhook}`);
+    await deleteNamed(ctx, "webhook", args.webhook, args.yes, (service, id) => service.deleteWebhook(id));
   },
 });
