@@ -6,7 +6,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, yesArgs } from "../../core/shared-args.js";
 import type { Output } from "../../output.js";
 import { packageRoot } from "../../package-root.js";
-import { renderEvaluationTrace } from "../../render/trace.js";
+import { renderEvaluationTrace } from "../../workbench/trace/render-trace.js";
 import { waitForContexts } from "../wait/wait-contexts.js";
 import { buildDemoReport, type DemoReport } from "./demo-report.js";
 

@@ -1,7 +1,7 @@
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refs } from "../../core/shared-args.js";
-import { renderRecordExplanation } from "../../render/lineage.js";
+import { renderRecordExplanation } from "../../workbench/explain/render-lineage.js";
 
 /** `ddsctl records explain <recordId> [field]`. */
 export default defineCommand({
@@ -14,8 +14,8 @@ export default defineCommand({
     const service = await ctx.service();
     const record = await service.getRecord(args.recordId, { include: ["model", "lineage"] });
     if (args.field !== undefined && !record.model?.fields.some((f) => f.name === args.field)) throw errors.notFound("field", `${args.field} on record ${record.recordId}`);
-    const { LineageReader } = await import("../../workbench/lineage-reader.js");
-    const { explainRecordFields } = await import("../../workbench/record-explain.js");
+    const { LineageReader } = await import("../../workbench/trace/lineage-reader.js");
+    const { explainRecordFields } = await import("../../workbench/explain/record-explain.js");
     const explanation = await explainRecordFields(new LineageReader(service), record, args.field);
     if (ctx.out.options.json) return ctx.out.json(explanation);
     renderRecordExplanation(ctx.out, explanation);

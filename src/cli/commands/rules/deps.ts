@@ -19,8 +19,8 @@ export default defineCommand({
     const { field, rule: ruleRef } = args;
     if (field !== undefined && ruleRef !== undefined) throw errors.usage("give a rule or --field, not both");
     const service = await ctx.service();
-    const { allModels, allPages } = await import("../../workbench/lineage-reader.js");
-    const { readersOf, ruleReads } = await import("../../workbench/rule-deps.js");
+    const { allModels, allPages } = await import("../../workbench/trace/lineage-reader.js");
+    const { readersOf, ruleReads } = await import("../../workbench/rules-eval/rule-deps.js");
     const models = await allModels(service);
     const rules = ruleRef !== undefined ? [await service.getRule(await resolveRef(service, "rule", ruleRef))] : await allPages((q) => service.listRules(q));
     if (field !== undefined) {

@@ -3,7 +3,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refFlags } from "../../core/shared-args.js";
 import { listQueryFrom } from "../../list-options.js";
 import { resolveRef } from "../../names/resolve-ref.js";
-import { renderTraceReport } from "../../render/trace-report.js";
+import { renderTraceReport } from "../../workbench/trace/render-trace-report.js";
 import { explainArgs, parseExplainMode } from "../trace/trace-args.js";
 
 /** `ddsctl rules eval <rule-file|-> (--context <id> | --data <file> | --all-contexts)`. */
@@ -38,16 +38,16 @@ export default defineCommand({
     const rule = await readRuleSource(ctx.io, args.ruleFile);
     const header: [string, unknown][] = [["rule", rule.name ?? "(draft)"]];
     if (flags.data !== undefined) {
-      const { evaluateLocally } = await import("../../workbench/local-eval.js");
+      const { evaluateLocally } = await import("../../workbench/rules-eval/local-eval.js");
       const result = evaluateLocally(rule.expression, await readDataDocument(ctx.io, flags.data));
       if (out.options.json) return out.json(result);
-      const { buildTraceReport } = await import("../../workbench/trace-report.js");
+      const { buildTraceReport } = await import("../../workbench/trace/trace-report.js");
       return renderTraceReport(out, buildTraceReport(result), { explain, paths: Boolean(flags.paths), header });
     }
     const service = await ctx.service();
     if (flags.allContexts) {
-      const { runImpact } = await import("../../workbench/impact.js");
-      const { renderImpact } = await import("../../workbench/impact-render.js");
+      const { runImpact } = await import("../../workbench/rules-eval/impact.js");
+      const { renderImpact } = await import("../../workbench/rules-eval/impact-render.js");
       const against = flags.against === undefined ? undefined : await service.getRule(await resolveRef(service, "rule", flags.against));
       const report = await runImpact(service, rule.expression, listQueryFrom({ filter: flags.filter }, "contexts"), against);
       if (out.options.json) return out.json(report);
@@ -56,11 +56,11 @@ export default defineCommand({
     const contextId = await resolveRef(service, "context", flags.context!);
     const result = await service.evaluateRule({ expression: rule.expression, contextId });
     if (out.options.json) return out.json(result);
-    const { buildTraceReport } = await import("../../workbench/trace-report.js");
+    const { buildTraceReport } = await import("../../workbench/trace/trace-report.js");
     let inputs;
     if (flags.lineage) {
-      const { LineageReader } = await import("../../workbench/lineage-reader.js");
-      const { explainInputs } = await import("../../workbench/input-sources.js");
+      const { LineageReader } = await import("../../workbench/trace/lineage-reader.js");
+      const { explainInputs } = await import("../../workbench/trace/input-sources.js");
       inputs = await explainInputs(new LineageReader(service), contextId, result.evaluationTrace.inputs);
     }
     renderTraceReport(out, buildTraceReport(result, inputs), { explain, paths: Boolean(flags.paths), header });

@@ -27,12 +27,12 @@ export default defineCommand({
       threshold = Number(flags.threshold);
       if (!Number.isFinite(threshold) || threshold < 0 || threshold > 100) throw errors.usage(`--threshold ${String(flags.threshold)}: give a percentage from 0 to 100`);
     }
-    const { loadSuites } = await import("../../workbench/cases-file.js");
-    const { runSuites } = await import("../../workbench/rules-test.js");
-    const { renderTestReport, caseTraceLines } = await import("../../workbench/rules-test-render.js");
+    const { loadSuites } = await import("../../workbench/rules-test/cases-file.js");
+    const { runSuites } = await import("../../workbench/rules-test/rules-test.js");
+    const { renderTestReport, caseTraceLines } = await import("../../workbench/rules-test/rules-test-render.js");
     const report = await runSuites(await loadSuites(args.cases), () => ctx.service());
     if (flags.junit !== undefined) {
-      const { junitXml } = await import("../../workbench/junit.js");
+      const { junitXml } = await import("../../workbench/rules-test/junit.js");
       writeFileSync(String(flags.junit), junitXml(report, (c) => caseTraceLines(c)));
     }
     const { covered, total } = report.summary.coverage;

@@ -3,7 +3,7 @@ import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refFlags, refs } from "../../core/shared-args.js";
 import { resolveRef } from "../../names/resolve-ref.js";
-import { renderTraceDiff } from "../../render/trace-diff.js";
+import { renderTraceDiff } from "../../workbench/trace/render-trace-diff.js";
 import { durationFlag } from "../../common/duration-flag.js";
 
 /** `--since`: a file is a snapshot; else an ISO time, or a duration back from now (`2h`). */
@@ -50,7 +50,7 @@ export default defineCommand({
         : asOf !== undefined
           ? { kind: "time" as const, asOf }
           : { kind: "context" as const, contextId: await resolveRef(service, "context", other!) };
-    const { runTraceDiff } = await import("../../workbench/trace-diff-run.js");
+    const { runTraceDiff } = await import("../../workbench/trace/trace-diff-run.js");
     const report = await runTraceDiff(service, contextId, ruleId, baseline);
     if (ctx.out.options.json) return ctx.out.json(report);
     renderTraceDiff(ctx.out, report);

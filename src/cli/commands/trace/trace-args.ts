@@ -1,6 +1,6 @@
 import { errors } from "../../../contract/errors.js";
 import type { BooleanArg, StringArg } from "../../core/args.js";
-import type { ExplainMode } from "../../render/trace.js";
+import type { ExplainMode } from "../../workbench/trace/render-trace.js";
 
 /** `--explain`, `--paths` and `--no-lineage` of `trace` and `rules eval`. */
 export function explainArgs(fallback: ExplainMode) {

@@ -3,7 +3,7 @@ import { outputArgs, refs } from "../../core/shared-args.js";
 import { collectPages } from "../../list-options.js";
 import { resolveRef } from "../../names/resolve-ref.js";
 import { evaluationColumns } from "../../render/rules.js";
-import { renderTraceReport } from "../../render/trace-report.js";
+import { renderTraceReport } from "../../workbench/trace/render-trace-report.js";
 import { explainArgs, parseExplainMode } from "./trace-args.js";
 
 /** `ddsctl trace <contextId> [rule]`. */
@@ -32,11 +32,11 @@ export default defineCommand({
     if (ruleRef !== undefined) {
       const explain = parseExplainMode(flags.explain);
       const evaluation = await service.getContextEvaluation(contextId, await resolveRef(service, "rule", ruleRef));
-      const { buildTraceReport } = await import("../../workbench/trace-report.js");
+      const { buildTraceReport } = await import("../../workbench/trace/trace-report.js");
       let inputs;
       if (flags.lineage) {
-        const { LineageReader } = await import("../../workbench/lineage-reader.js");
-        const { explainInputs } = await import("../../workbench/input-sources.js");
+        const { LineageReader } = await import("../../workbench/trace/lineage-reader.js");
+        const { explainInputs } = await import("../../workbench/trace/input-sources.js");
         inputs = await explainInputs(new LineageReader(service), contextId, evaluation.evaluationTrace.inputs);
       }
       const report = buildTraceReport(evaluation, inputs);

@@ -23,8 +23,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { errors } from "../../contract/errors.js";
-import { readDocument } from "./rule-source.js";
+import { errors } from "../../../contract/errors.js";
+import { readDocument } from "../rule-source.js";
 
 const TestCase = z
   .strictObject({

@@ -3,8 +3,8 @@
  * reversed, which rules and computed fields read a field, directly or through other
  * computed fields (`rules deps --field Model.field`).
  */
-import type { Model, Rule } from "../../contract/schemas/index.js";
-import { collectVarPaths } from "../../engine/rules/collect-var-paths.js";
+import type { Model, Rule } from "../../../contract/schemas/index.js";
+import { collectVarPaths } from "../../../engine/rules/collect-var-paths.js";
 
 /** What one path of an expression reads. */
 export interface PathRead {

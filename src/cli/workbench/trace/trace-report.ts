@@ -3,8 +3,8 @@
  * every input joined to its lineage. `trace diff` reads the same document back as a
  * snapshot.
  */
-import type { Evaluation, EvaluationTrace } from "../../contract/schemas/index.js";
-import type { RuleEvaluationResult } from "../../contract/service.js";
+import type { Evaluation, EvaluationTrace } from "../../../contract/schemas/index.js";
+import type { RuleEvaluationResult } from "../../../contract/service.js";
 import type { InputExplanation } from "./input-sources.js";
 import { alignTrace, decidingPath, type TraceNode } from "./trace-align.js";
 

@@ -1,8 +1,8 @@
-import type { Output } from "../output.js";
-import type { ReceivedSince, TraceDiffReport } from "../workbench/trace-diff-run.js";
-import type { NodeChange } from "../workbench/trace-diff.js";
-import { outcomeText } from "./rules.js";
-import { renderSourceLines } from "./trace-inputs.js";
+import type { Output } from "../../output.js";
+import type { ReceivedSince, TraceDiffReport } from "./trace-diff-run.js";
+import type { NodeChange } from "./trace-diff.js";
+import { outcomeText } from "../../render/rules.js";
+import { renderSourceLines } from "./render-trace-inputs.js";
 import { formatTraceValue } from "./trace-value.js";
 
 const side = (evaluated: boolean, value: unknown) => (evaluated ? formatTraceValue(value) : "(not evaluated)");

@@ -1,9 +1,9 @@
-import type { Output } from "../output.js";
-import { isStoredEvaluation, alignEvaluation, type TraceReport } from "../workbench/trace-report.js";
-import { statusStyle } from "./models.js";
-import { outcomeText, severityStyle } from "./rules.js";
-import { renderTraceNodes, type ExplainMode } from "./trace.js";
-import { renderInputLines } from "./trace-inputs.js";
+import type { Output } from "../../output.js";
+import { isStoredEvaluation, alignEvaluation, type TraceReport } from "./trace-report.js";
+import { statusStyle } from "../../render/models.js";
+import { outcomeText, severityStyle } from "../../render/rules.js";
+import { renderTraceNodes, type ExplainMode } from "./render-trace.js";
+import { renderInputLines } from "./render-trace-inputs.js";
 
 /** Options of {@link renderTraceReport}. */
 export interface TraceReportOptions {

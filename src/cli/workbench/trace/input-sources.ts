@@ -6,8 +6,8 @@
  * the linked records). A computed field's source lists what its expression read, each with
  * its own sources, a few levels deep.
  */
-import type { DdsRecord } from "../../contract/schemas/index.js";
-import { collectVarPaths } from "../../engine/rules/collect-var-paths.js";
+import type { DdsRecord } from "../../../contract/schemas/index.js";
+import { collectVarPaths } from "../../../engine/rules/collect-var-paths.js";
 import type { LineageReader } from "./lineage-reader.js";
 
 /** One record's contribution to an input's value. */

@@ -4,9 +4,9 @@
  * supplying it now, what supplied it before when known, and (for a time) the evidence
  * received since on the records and fields behind it.
  */
-import { errors } from "../../contract/errors.js";
-import type { EvaluationTrace } from "../../contract/schemas/index.js";
-import type { DdsService } from "../../contract/service.js";
+import { errors } from "../../../contract/errors.js";
+import type { EvaluationTrace } from "../../../contract/schemas/index.js";
+import type { DdsService } from "../../../contract/service.js";
 import { currentEvaluation } from "./current-evaluation.js";
 import { evidenceLeaves, sourcesOfPath, type InputExplanation, type InputSource } from "./input-sources.js";
 import { LineageReader } from "./lineage-reader.js";

@@ -14,7 +14,7 @@
  * (`$` for the root, `and.1` for the second operand of a root `and`). Branches inside the
  * per-element logic of map/filter/all/… count once, hit by any element.
  */
-import { joinNodePath, operationOf, preOrder, type TraceNode } from "./trace-align.js";
+import { joinNodePath, operationOf, preOrder, type TraceNode } from "../trace/trace-align.js";
 
 /** An operator with branches, and its branch labels. */
 export interface BranchPoint {

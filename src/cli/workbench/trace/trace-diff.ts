@@ -3,7 +3,7 @@
  * the expression plus element indexes), so the comparison is exact for the same rule and
  * degrades gracefully when a snapshot was taken of an older version.
  */
-import type { EvaluationTrace } from "../../contract/schemas/index.js";
+import type { EvaluationTrace } from "../../../contract/schemas/index.js";
 import { stableJson } from "./expect-values.js";
 import { alignTrace, preOrder, type TraceNode } from "./trace-align.js";
 

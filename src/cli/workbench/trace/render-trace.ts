@@ -1,8 +1,8 @@
-import type { Evaluation, TraceStep } from "../../contract/schemas/index.js";
-import type { Output } from "../output.js";
-import { alignTrace, preOrder, type TraceNode } from "../workbench/trace-align.js";
-import { statusStyle } from "./models.js";
-import { outcomeText, severityStyle } from "./rules.js";
+import type { Evaluation, TraceStep } from "../../../contract/schemas/index.js";
+import type { Output } from "../../output.js";
+import { alignTrace, preOrder, type TraceNode } from "./trace-align.js";
+import { statusStyle } from "../../render/models.js";
+import { outcomeText, severityStyle } from "../../render/rules.js";
 import { formatTraceValue } from "./trace-value.js";
 
 /** Colour functions the tree renderer uses (identity functions for plain text). */

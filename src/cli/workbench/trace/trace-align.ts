@@ -6,8 +6,8 @@
  * path (`and.1.<=.0`), a key unique in the trace (`all.1[2].>=.0`), its role for its
  * parent, and whether it decided its parent's value.
  */
-import type { TraceStep } from "../../contract/schemas/index.js";
-import { containsLogic, isLogic } from "../../engine/rules/literal.js";
+import type { TraceStep } from "../../../contract/schemas/index.js";
+import { containsLogic, isLogic } from "../../../engine/rules/literal.js";
 import { deciderIndexes } from "./trace-deciders.js";
 
 /** What a node is to its parent operator. */

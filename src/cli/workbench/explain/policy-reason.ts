@@ -4,10 +4,10 @@
  * the way the policies of docs/pipeline.md do: the policy's preference first, then the shared
  * tie-break (higher confidence, later receivedAt, larger contributionId).
  */
-import type { CompiledField } from "../../engine/models/model-types.js";
-import { compareTimes, effectiveTime, type Candidate } from "../../engine/pipeline/stages/candidate.js";
-import { formatTraceValue } from "../render/trace-value.js";
-import { stableJson } from "./expect-values.js";
+import type { CompiledField } from "../../../engine/models/model-types.js";
+import { compareTimes, effectiveTime, type Candidate } from "../../../engine/pipeline/stages/candidate.js";
+import { formatTraceValue } from "../trace/trace-value.js";
+import { stableJson } from "../trace/expect-values.js";
 
 const when = (c: Candidate) => (c.observedAt ? `observedAt ${c.observedAt}` : `receivedAt ${c.receivedAt} (no observedAt)`);
 const num = (n: number) => String(Number(n.toFixed(6)));

@@ -1,4 +1,4 @@
-import { formatValue } from "./values.js";
+import { formatValue } from "../../render/values.js";
 
 /** Options of {@link formatTraceValue}. */
 export interface TraceValueOptions {

@@ -1,6 +1,6 @@
-import { isDdsError } from "../../contract/errors.js";
-import type { Evaluation } from "../../contract/schemas/index.js";
-import type { DdsService, RuleEvaluationResult } from "../../contract/service.js";
+import { isDdsError } from "../../../contract/errors.js";
+import type { Evaluation } from "../../../contract/schemas/index.js";
+import type { DdsService, RuleEvaluationResult } from "../../../contract/service.js";
 
 /** A saved rule's current evaluation in a context, and where it came from. */
 export interface CurrentEvaluation {

@@ -2,9 +2,9 @@
  * Offline evaluation of a rule over a document of dotted paths, with the engine's pure
  * compiler: exactly what `POST /rules/evaluate` with `data` computes, without a service.
  */
-import { errors } from "../../contract/errors.js";
-import type { RuleEvaluationResult } from "../../contract/service.js";
-import { compileExpression, isTruthy, validateRuleExpression, type VarResolver } from "../../engine/rules/index.js";
+import { errors } from "../../../contract/errors.js";
+import type { RuleEvaluationResult } from "../../../contract/service.js";
+import { compileExpression, isTruthy, validateRuleExpression, type VarResolver } from "../../../engine/rules/index.js";
 
 const own = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 

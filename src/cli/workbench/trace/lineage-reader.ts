@@ -3,9 +3,9 @@
  * model, records with lineage, related records. One reader serves one command run, so a
  * trace that reads `Applicant.creditScore` and `Applicant.income` fetches each record once.
  */
-import type { ListQuery } from "../../contract/list-query.js";
-import type { Contribution, DdsRecord, Model } from "../../contract/schemas/index.js";
-import type { DdsService } from "../../contract/service.js";
+import type { ListQuery } from "../../../contract/list-query.js";
+import type { Contribution, DdsRecord, Model } from "../../../contract/schemas/index.js";
+import type { DdsService } from "../../../contract/service.js";
 
 /** Every page of a `{data, nextCursor, hasNextPage}` list. */
 export async function allPages<T>(fetch: (q: ListQuery) => Promise<{ data: T[]; nextCursor: string | null; hasNextPage: boolean }>, query: ListQuery = {}): Promise<T[]> {

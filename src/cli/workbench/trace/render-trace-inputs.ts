@@ -1,5 +1,5 @@
-import type { InputDependency, InputExplanation, InputSource } from "../workbench/input-sources.js";
-import type { TraceColors } from "./trace.js";
+import type { InputDependency, InputExplanation, InputSource } from "./input-sources.js";
+import type { TraceColors } from "./render-trace.js";
 import { formatTraceValue } from "./trace-value.js";
 
 const PLAIN: TraceColors = { green: (s) => s, red: (s) => s, dim: (s) => s };

@@ -3,11 +3,11 @@
  * stored context (nothing saved), optionally compared with a saved rule's current
  * outcome per context, counting the contexts that would flip.
  */
-import type { ListQuery } from "../../contract/list-query.js";
-import type { Context, Rule } from "../../contract/schemas/index.js";
-import type { DdsService } from "../../contract/service.js";
-import { currentEvaluation } from "./current-evaluation.js";
-import { allPages } from "./lineage-reader.js";
+import type { ListQuery } from "../../../contract/list-query.js";
+import type { Context, Rule } from "../../../contract/schemas/index.js";
+import type { DdsService } from "../../../contract/service.js";
+import { currentEvaluation } from "../trace/current-evaluation.js";
+import { allPages } from "../trace/lineage-reader.js";
 
 /** Where a saved rule's outcome came from: its stored evaluation, or a dry run of it. */
 export type BeforeSource = "evaluation" | "dry-run";

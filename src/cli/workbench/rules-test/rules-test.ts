@@ -5,14 +5,14 @@
  * lazily, so a suite of data cases with an inline or file rule runs without a database.
  */
 import { basename, dirname, extname, resolve } from "node:path";
-import type { DdsService, RuleEvaluationResult } from "../../contract/service.js";
-import { resolveRef } from "../names/resolve-ref.js";
+import type { DdsService, RuleEvaluationResult } from "../../../contract/service.js";
+import { resolveRef } from "../../names/resolve-ref.js";
 import type { LoadedSuite, TestCase } from "./cases-file.js";
 import { coverageOf, percentOf, type CoverageReport } from "./coverage.js";
-import { checkExpectedValues } from "./expect-values.js";
-import { assertRuleExpression, evaluateLocally } from "./local-eval.js";
-import { readRuleSource } from "./rule-source.js";
-import { alignTrace } from "./trace-align.js";
+import { checkExpectedValues } from "../trace/expect-values.js";
+import { assertRuleExpression, evaluateLocally } from "../rules-eval/local-eval.js";
+import { readRuleSource } from "../rule-source.js";
+import { alignTrace } from "../trace/trace-align.js";
 
 /** One case's result. */
 export interface CaseResult {

@@ -5,12 +5,12 @@
  * has the field; missing confidences are 1.0), and the winner is recomputed with the
  * pipeline's own `resolveField`, so the explanation matches what resolution does.
  */
-import type { Contribution, DdsRecord, Field, FieldLineage } from "../../contract/schemas/index.js";
-import type { CompiledField } from "../../engine/models/model-types.js";
-import type { Candidate } from "../../engine/pipeline/stages/candidate.js";
-import { resolveField } from "../../engine/pipeline/stages/resolve-field.js";
-import { computedDependencies, type InputDependency } from "./input-sources.js";
-import type { LineageReader } from "./lineage-reader.js";
+import type { Contribution, DdsRecord, Field, FieldLineage } from "../../../contract/schemas/index.js";
+import type { CompiledField } from "../../../engine/models/model-types.js";
+import type { Candidate } from "../../../engine/pipeline/stages/candidate.js";
+import { resolveField } from "../../../engine/pipeline/stages/resolve-field.js";
+import { computedDependencies, type InputDependency } from "../trace/input-sources.js";
+import type { LineageReader } from "../trace/lineage-reader.js";
 import { loserReason, winnerReason } from "./policy-reason.js";
 
 /** One contribution's part in a field's resolution. */
