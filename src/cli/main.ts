@@ -92,7 +92,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     out = new Output(io, { format, color: flags.color !== false && !io.env.NO_COLOR, quiet: Boolean(flags.quiet) });
     await out.init();
     // The parser filled `values` from the same declarations that type the handler.
-    await def.handler(values as ArgsOf<ArgDefs>, createContext(def, io, out, flags, state, argv));
+    const args = values as ArgsOf<ArgDefs>;
+    await def.handler(args, createContext(def, args, io, out, flags, state, argv));
   };
 
   try {

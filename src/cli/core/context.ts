@@ -4,6 +4,7 @@ import type { DdsService } from "../../contract/service.js";
 import type { Output } from "../output.js";
 import { openService } from "../service-factory.js";
 import { describeTarget, resolveTarget, type Target } from "../target.js";
+import type { ArgDefs, ArgsOf } from "./args.js";
 import type { CommandContext, CommandDefinition, GlobalFlags } from "./define-command.js";
 import type { CliIO } from "./io.js";
 
@@ -30,16 +31,21 @@ export function missingDatabase(db: string): DdsError {
 }
 
 /**
- * A read against a local database that does not exist would create an empty one (and its
- * folder) and answer "nothing": refuse it and say how to make one.
+ * The target to open. A read against a local database that does not exist would create an
+ * empty one (and its folder) and answer "nothing": it is refused, saying how to make one.
+ * A dry run of a writing command (`apply --dry-run`) plans against an empty database held
+ * in memory instead, so it still creates no file.
  */
-function checkDatabaseExists(def: CommandDefinition, target: Target): void {
-  if (target.mode !== "local" || def.writes || target.db === ":memory:" || existsSync(target.db)) return;
+function targetToOpen(def: CommandDefinition, readOnly: boolean, target: Target): Target {
+  if (target.mode !== "local" || target.db === ":memory:" || existsSync(target.db)) return target;
+  if (def.writes && !readOnly) return target;
+  if (def.writes) return { ...target, db: ":memory:" };
   throw missingDatabase(target.db);
 }
 
 /** Builds the context a handler receives. */
-export function createContext(def: CommandDefinition, io: CliIO, out: Output, flags: GlobalFlags, state: RunState, argv: string[]): CommandContext {
+export function createContext(def: CommandDefinition, values: ArgsOf<ArgDefs>, io: CliIO, out: Output, flags: GlobalFlags, state: RunState, argv: string[]): CommandContext {
+  const readOnly = def.readOnlyWhen?.(values) ?? false;
   let target: Target | undefined;
   const ctx: CommandContext = {
     out,
@@ -50,9 +56,9 @@ export function createContext(def: CommandDefinition, io: CliIO, out: Output, fl
     service: async () => {
       if (!state.service) {
         const t = ctx.target();
-        checkDatabaseExists(def, t);
-        state.service = await openService(t);
-        out.info(out.c.dim(describeTarget(t)));
+        const opened = targetToOpen(def, readOnly, t);
+        state.service = await openService(opened);
+        out.info(out.c.dim(opened === t ? describeTarget(t) : `${describeTarget(t)} (no such file yet: a dry run against an empty database)`));
       }
       return state.service;
     },

@@ -64,6 +64,8 @@ export interface CommandDefinition<A extends ArgDefs = ArgDefs> {
    * use. Every other command fails on a database that does not exist.
    */
   writes?: boolean;
+  /** For a writing command: true when these arguments only read (`apply --dry-run`). */
+  readOnlyWhen?(args: ArgsOf<A>): boolean;
   /** Left out of --help and completion (the `__complete` helper). */
   hidden?: boolean;
   // Method syntax keeps handlers with their own argument types assignable to the registry's.

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandbox, type Sandbox } from "../../helpers/cli.js";
@@ -29,6 +29,13 @@ describe("reads against a database that does not exist", () => {
       expect(r.stderr).toMatch(/no database at .dds\/dds.db/);
       expect(existsSync(join(box.dir, ".dds"))).toBe(false);
     }
+    // A dry run of a writing command plans against an empty database and creates none.
+    const doc = join(box.dir, "model.json");
+    writeFileSync(doc, JSON.stringify({ kind: "Model", name: "Dry", fields: [{ name: "x", type: "string" }] }));
+    const dry = await run(box, ["apply", "-f", doc, "--dry-run"]);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/^model\/Dry created \(dry run\)$/m);
+    expect(existsSync(join(box.dir, ".dds"))).toBe(false);
     const created = ok(await run(box, ["contexts", "create", "--name", "first", "--json"]));
     expect(created.name).toBe("first");
     expect(existsSync(join(box.dir, ".dds", "dds.db"))).toBe(true);

@@ -22,6 +22,7 @@ export default defineCommand({
     ...outputArgs,
   },
   writes: true,
+  readOnlyWhen: (args) => args.dryRun || args.diff,
   async handler(args, ctx) {
     const { out } = ctx;
     const flags = args;

@@ -87,6 +87,7 @@ export default defineCommand({
     ...outputArgs,
   },
   writes: true,
+  readOnlyWhen: (args) => args.dryRun,
   async handler(args, ctx) {
     const kind = args.kind as ImportKind;
     const remote = ctx.target().mode === "remote";
