@@ -81,7 +81,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   io.stdout.on("error", onStdoutError);
   const stopListening = io.onInterrupt?.(() => {
     if (state.interruptClaimed && !state.interrupt.signal.aborted) return state.interrupt.abort();
-    io.stderr.write("interrupted\n");
+    out.notice("interrupted");
     io.exit?.(EXIT_INTERRUPTED);
   });
 
@@ -121,7 +121,7 @@ function report(err: unknown, out: Output, io: CliIO): number {
   }
   if (isPipeClosed(err)) return ExitCode.ok;
   if (isPromptInterrupt(err)) {
-    io.stderr.write("interrupted\n");
+    out.notice("interrupted");
     return EXIT_INTERRUPTED;
   }
   const debug = io.env.DDS_DEBUG === "1";

@@ -101,6 +101,11 @@ export class Output {
     if (!this.options.quiet) this.streams.stderr.write(`${text}\n`);
   }
 
+  /** Writes a line to stderr that --quiet does not silence (why a command stopped). */
+  notice(text: string): void {
+    this.streams.stderr.write(`${text}\n`);
+  }
+
   /** Writes a warning to stderr (always shown). */
   warn(text: string): void {
     this.streams.stderr.write(`${this.c.yellow("warning:")} ${text}\n`);

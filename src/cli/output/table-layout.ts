@@ -1,5 +1,3 @@
-import { stripVTControlCharacters } from "node:util";
-
 /** A cell's text and how to colour it once it has its final width. */
 export interface Cell {
   text: string;
@@ -9,11 +7,6 @@ export interface Cell {
 const GAP = "   ";
 /** Columns are never cut below this (or their header's width, when smaller). */
 const MIN_WIDTH = 6;
-
-/** Visible length (colour codes do not count). */
-export function visibleLength(text: string): number {
-  return stripVTControlCharacters(text).length;
-}
 
 /** Cuts `text` to `width` characters, ending in `…` when something was cut. */
 export function truncate(text: string, width: number): string {

@@ -103,7 +103,7 @@ export default defineCommand({
     renderSummary(ctx.out, result, KINDS[kind], opts.dryRun);
     if (result.interrupted) {
       const how = opts.checkpoint ? `continue with: ${resumeCommand(ctx.argv)}` : "nothing to resume from (no checkpoint): rerun it, replayed lines create nothing twice";
-      ctx.io.stderr.write(`interrupted after line ${result.counts.lines}; ${how}\n`);
+      ctx.out.notice(`interrupted after line ${result.counts.lines}; ${how}`);
       ctx.setExitCode(EXIT_INTERRUPTED);
       return;
     }
