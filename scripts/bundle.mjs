@@ -39,27 +39,59 @@ const englishOnly = {
   },
 };
 
-const result = await build({
+/**
+ * Large packages few commands need (the remote client's HTTP pool, the prompts, YAML) go
+ * into bundles of their own, required when first used, so a local read loads and
+ * deserialises a third of the code. They keep no state shared with the main bundle.
+ */
+const SIDE = { undici: "ddsctl-undici", "@inquirer/prompts": "ddsctl-prompts", yaml: "ddsctl-yaml" };
+const sideBundles = {
+  name: "side-bundles",
+  setup(b) {
+    b.onResolve({ filter: /^(undici|@inquirer\/prompts|yaml)$/ }, (args) => ({ path: `./${SIDE[args.path]}.cjs`, external: true }));
+  },
+};
+
+const common = {
   write: false,
-  entryPoints: [resolve(root, "src/cli/main.ts")],
-  outfile,
   bundle: true,
   format: "cjs",
   platform: "node",
   target: "node20",
+  minify: process.env.DDS_BUNDLE_DEBUG !== "1",
+  legalComments: "none",
+  logLevel: "warning",
+};
+const sides = await build({
+  ...common,
+  entryPoints: Object.fromEntries(Object.entries(SIDE).map(([pkg, name]) => [name, pkg])),
+  outdir: dist,
+  outExtension: { ".js": ".cjs" },
+});
+
+const result = await build({
+  ...common,
+  entryPoints: [resolve(root, "src/cli/main.ts")],
+  outfile,
   // Native addons and database drivers load from node_modules as installed.
   external: ["better-sqlite3", "pg", "pg-native", "postgres", "@electric-sql/pglite"],
-  plugins: [keepServerOut, englishOnly],
-  minify: process.env.DDS_BUNDLE_DEBUG !== "1",
+  plugins: [keepServerOut, englishOnly, sideBundles],
   // Code run from a V8 code cache cannot use import(): dynamic imports of packages become
   // require() (the server, an ES module, goes through the bin's loader: src/cli/load-server.ts).
   supported: { "dynamic-import": false },
   // The bundle is CommonJS: give modules that locate files their own URL back.
   define: { "import.meta.url": "__ddsctlUrl" },
   banner: { js: "const __ddsctlUrl = require('node:url').pathToFileURL(__filename).href;" },
-  legalComments: "none",
-  logLevel: "warning",
 });
+
+/** Writes a file only when it changed, atomically; true when it changed. */
+function replace(path, contents) {
+  if (existsSync(path) && Buffer.compare(readFileSync(path), contents) === 0) return false;
+  writeFileSync(`${path}.${process.pid}`, contents);
+  renameSync(`${path}.${process.pid}`, path);
+  return true;
+}
+for (const f of sides.outputFiles) replace(f.path, f.contents);
 
 // Replaced only when it changed, and atomically: a test suite running beside this build
 // never reads half a bundle (nor loses a cache that still fits).
