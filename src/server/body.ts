@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { DdsError, errors } from "../contract/errors.js";
+import { assertJsonValue } from "../contract/json-limits.js";
 import type { RouteSpec } from "../contract/routes.js";
 import { MAX_BODY_BYTES } from "../contract/schemas/index.js";
 import type { ServerEnv } from "./types.js";
@@ -51,12 +52,19 @@ export function readBody(route: RouteSpec, limit = MAX_BODY_BYTES): MiddlewareHa
   };
 }
 
-/** Parses the body text: empty is "no body" (undefined); malformed JSON is a 400. */
+/**
+ * Parses the body text: empty is "no body" (undefined); malformed JSON is a 400. The JSON
+ * limits (depth, forbidden keys, numbers JSON cannot carry) are checked at once, before
+ * anything else walks the value: 422 `validation_failed` with the path.
+ */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === "") return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (err) {
     throw errors.invalid(`malformed JSON in the request body: ${(err as Error).message}`);
   }
+  assertJsonValue(value);
+  return value;
 }
