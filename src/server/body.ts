@@ -7,6 +7,17 @@ import type { ServerEnv } from "./types.js";
 
 const MB = MAX_BODY_BYTES / (1024 * 1024);
 
+/**
+ * The client went away (or was cut off by the request time-out) before its body was read:
+ * nobody is left to answer, and it is no failure of the server (logged as aborted).
+ */
+export class ClientAbortedError extends Error {
+  constructor() {
+    super("the client closed the connection before the request body was read");
+    this.name = "ClientAbortedError";
+  }
+}
+
 function tooLarge(route: RouteSpec): DdsError {
   return route.bulk
     ? new DdsError("bulk_limit_exceeded", `a bulk request body may be at most ${MB} MB; send fewer or smaller items`)
@@ -34,7 +45,14 @@ export function readBody(route: RouteSpec, limit = MAX_BODY_BYTES): MiddlewareHa
     const chunks: Uint8Array[] = [];
     let size = 0;
     for (;;) {
-      const { done, value } = await reader.read();
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        // The only way reading the incoming stream fails: its connection is gone.
+        throw new ClientAbortedError();
+      }
+      const { done, value } = chunk;
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
