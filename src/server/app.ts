@@ -4,7 +4,9 @@ import { DdsError, isDdsError } from "../contract/errors.js";
 import { ROUTES } from "../contract/routes.js";
 import { createAuthenticator, type Authenticator } from "../engine/auth/index.js";
 import type { Store } from "../engine/store/db.js";
+import { secretBoxFor } from "../engine/secrets/secret-box.js";
 import { createIdempotencyRepo } from "../engine/store/idempotency-repo.js";
+import { createProcessOwner, type ProcessOwner } from "../engine/store/owner-lock.js";
 import { accessLog } from "./access-log.js";
 import { requireToken } from "./auth.js";
 import { ClientAbortedError, readBody } from "./body.js";
@@ -30,6 +32,11 @@ export interface AppOptions {
   /** Shared with the read lane (created here when absent). */
   auth?: Authenticator;
   engines?: EngineCache;
+  /**
+   * This process's owner lock (marks on running Idempotency-Keys name it); the server
+   * passes its own and releases it at shutdown, else one is taken here.
+   */
+  owner?: ProcessOwner;
 }
 
 /** Maps anything thrown to a problem response; a non-DdsError is a 500 that leaks nothing. */
@@ -53,8 +60,8 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   const auth = options.auth ?? createAuthenticator(options.store);
   const engines = options.engines ?? createEngineCache(options.store);
   const keys = createIdempotencyRepo(options.store);
-  const idem = idempotency(keys, options.idempotency);
-  const idemKeyedWrite = idempotency(keys, options.idempotency, true);
+  const owner = options.owner ?? createProcessOwner(options.store.path);
+  const box = secretBoxFor(options.store);
   app.use("*", accessLog(options.activity, options.log, options.errorLog ?? options.log));
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   let doc: object | undefined;
@@ -63,7 +70,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
     declareRoute(app, route);
     const path = `/v1${route.path.replace(/\{([^}]+)\}/g, ":$1")}`;
     const chain = [requireToken(route, auth, engines), readBody(route, options.maxBodyBytes)];
-    if (route.method !== "GET") chain.push(route.writeOptions ? idemKeyedWrite : idem);
+    if (route.method !== "GET") chain.push(idempotency(keys, options.idempotency, { engineStores: route.writeOptions, owner, box: route.secret ? box : undefined }));
     app.on([route.method], [path], ...chain, routeHandler(route));
   }
   app.notFound(notFound);

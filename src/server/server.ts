@@ -5,6 +5,8 @@ import type { AddressInfo } from "node:net";
 import { DdsError } from "../contract/errors.js";
 import { openStore, type Store } from "../engine/store/db.js";
 import { createIdempotencyRepo } from "../engine/store/idempotency-repo.js";
+import { createProcessOwner } from "../engine/store/owner-lock.js";
+import { sealClearSecrets } from "../engine/secrets/secret-rotation.js";
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from "../engine/webhooks/index.js";
 import { createAuthenticator } from "../engine/auth/index.js";
 import { createApp } from "./app.js";
@@ -82,8 +84,11 @@ export function createServer(options: ServerOptions) {
   const auth = createAuthenticator(store);
   const engines = createEngineCache(store);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  // Marks on running Idempotency-Keys name this process; its lock dies with it, so after
+  // a crash a retry is taken over at once (released at close).
+  const owner = createProcessOwner(store.path);
   // Errors are logged whatever --quiet says: it silences access lines only.
-  const app = createApp({ store, activity, log: accessLog, errorLog: log, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes, auth, engines });
+  const app = createApp({ store, activity, log: accessLog, errorLog: log, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes, auth, engines, owner });
   const lane = createReadLane({ store, auth, engines, activity, log: accessLog });
 
   async function listen(port = 8080, host = "127.0.0.1"): Promise<RunningServer> {
@@ -100,6 +105,12 @@ export function createServer(options: ServerOptions) {
       s.listen(port, host, () => resolve(s));
     });
     const bound = (server.address() as AddressInfo).port;
+    try {
+      // A database from before secrets were encrypted: seal what it kept in clear text.
+      sealClearSecrets(store);
+    } catch (err) {
+      logError(log, "secret_sealing_error")(err);
+    }
     const worker: RunningWorker | undefined = options.worker === false ? undefined : startWorker(store, activity, options.worker, log);
     const dispatcher = options.webhooks === false ? undefined : createWebhookDispatcher(store, { onError: logError(log, "webhook_error"), ...options.webhooks });
     dispatcher?.start();
@@ -123,6 +134,7 @@ export function createServer(options: ServerOptions) {
         clearInterval(purge);
         await worker?.stop();
         await dispatcher?.stop();
+        owner.release();
         if (ownsStore) store.close();
       })());
     return { port: bound, host, url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}/v1`, close };
