@@ -14,6 +14,7 @@ import { createEngineCache, type EngineCache } from "./engines.js";
 import { routeHandler } from "./handler.js";
 import { idempotency, type IdempotencyOptions } from "./idempotency.js";
 import { notFound } from "./not-found.js";
+import { serveDocs } from "./docs.js";
 import { declareRoute, openApiDocument } from "./openapi.js";
 import { errorResponse, internalError, problemResponse } from "./problem.js";
 import type { Activity, LogFn, ServerEnv } from "./types.js";
@@ -66,6 +67,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   let doc: object | undefined;
   app.get("/v1/openapi.json", (c) => c.json((doc ??= openApiDocument(app))));
+  serveDocs(app);
   for (const route of ROUTES) {
     declareRoute(app, route);
     const path = `/v1${route.path.replace(/\{([^}]+)\}/g, ":$1")}`;
