@@ -110,9 +110,11 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
 function createPrivately(path: string): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   try {
-    closeSync(openSync(path, "a", 0o600));
+    // "wx": never opens an existing file. Closing a descriptor of a database file would
+    // drop every SQLite lock this process holds on it (POSIX locks are per process).
+    closeSync(openSync(path, "wx", 0o600));
   } catch {
-    // Not creatable here (a read-only folder): SQLite's own open reports it clearly.
+    // It exists already, or cannot be created here (SQLite's own open then says why).
   }
 }
 
