@@ -59,7 +59,7 @@ beforeAll(async () => {
     });
   });
   seeded = await seedWorkspace({ origin } as Harness, admin);
-  doc = await (await fetch(`${origin}/v1/openapi.json`)).json();
+  doc = (await (await fetch(`${origin}/v1/openapi.json`)).json()) as typeof doc;
 });
 
 afterAll(async () => {

@@ -73,7 +73,7 @@ describe("an Idempotency-Key marked running by a process that died", () => {
     const holder = await holdKey("crash-key-1");
     const refused = await post(server.url, "/contexts", "crash-key-1", { name: "after-crash" });
     expect(refused.status).toBe(409);
-    expect((await refused.json()).code).toBe("idempotency_in_progress");
+    expect(((await refused.json()) as { code: string }).code).toBe("idempotency_in_progress");
     const gone = new Promise((r) => holder.once("exit", r));
     holder.kill("SIGKILL");
     await gone;
@@ -82,7 +82,8 @@ describe("an Idempotency-Key marked running by a process that died", () => {
     expect(retried.status).toBe(201);
     const replayed = await post(server.url, "/contexts", "crash-key-1", { name: "after-crash" });
     expect(replayed.headers.get("idempotent-replayed")).toBe("true");
-    expect((await replayed.json()).contextId).toBe((await retried.json()).contextId);
+    const idOf = async (r: Response) => ((await r.json()) as { contextId: string }).contextId;
+    expect(await idOf(replayed)).toBe(await idOf(retried));
     await kill9(server.proc);
   });
 });
@@ -91,7 +92,8 @@ describe("a keyed bulk load through ddsctl serve killed with kill -9", () => {
   it("loses nothing, doubles nothing, and no retry after the restart is refused as still running", async () => {
     // The model the load writes into.
     let server = await serve();
-    const admin = (method: string, path: string, body?: unknown) =>
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests index freely into API JSON
+    const admin = (method: string, path: string, body?: unknown): Promise<any> =>
       fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
     const model = await admin("POST", "/models", { name: "Item", identity: ["n"], fields: [{ name: "n", type: "integer" }] });
     await admin("PUT", `/models/${model.modelId}/status/active`);
