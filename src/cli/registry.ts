@@ -58,6 +58,7 @@ import serve from "./commands/serve/serve.js";
 import tokensCreate from "./commands/tokens/create.js";
 import tokensList from "./commands/tokens/list.js";
 import tokensRevoke from "./commands/tokens/revoke.js";
+import secretsRotate from "./commands/secrets/rotate.js";
 import importCommand from "./commands/import/import.js";
 import exportCommand from "./commands/export/export.js";
 
@@ -74,6 +75,7 @@ export const NOUNS: Record<string, string> = {
   pipeline: "the resolution pipeline: run it now or see what is stale",
   webhooks: "webhooks: signed event deliveries to your endpoints, with retries",
   tokens: "API tokens for ddsctl serve (managed on the database, never over HTTP)",
+  secrets: "the key that encrypts stored secrets (rotated on the database, never over HTTP)",
   profiles: "saved targets (a local database or a remote service) in ~/.config/ddsctl/config.json",
 };
 
@@ -125,6 +127,7 @@ export const COMMANDS: CommandSpec[] = [
   tokensCreate,
   tokensList,
   tokensRevoke,
+  secretsRotate,
   rulesEval,
   rulesTest,
   rulesDeps,
