@@ -147,10 +147,7 @@ export const ROUTES: readonly RouteSpec[] = [
   route("pipeline", "read", "pipelineStatus", "GET", "/pipeline/status", "count contexts by freshness (extension)", { response: PipelineStatusSchema }),
 ];
 
-/** The `{param}` names of a path, in order. */
-export function pathParams(path: string): string[] {
-  return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-}
+export { pathParams } from "./path-params.js";
 
 /** The route of an operation (every REST operation has exactly one). */
 export function routeOf(operation: Operation): RouteSpec {
