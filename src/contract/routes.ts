@@ -121,6 +121,7 @@ export const ROUTES: readonly RouteSpec[] = [
 
   route("relationships", "read", "listRelationships", "GET", "/records/{recordId}/relationships", "list a record's links", { response: dataOf(S.RelationshipLink) }),
   route("relationships", "read", "listRelatedRecords", "GET", "/records/{recordId}/relationships/{relationshipName}", "records linked through one relationship", { response: dataOf(S.RecordSchema) }),
+  route("relationships", "read", "listContextRelationships", "GET", "/contexts/{contextId}/relationships", "every link between a context's records, removed ones included", { response: dataOf(S.ContextLink) }),
   route("relationships", "write", "removeRelationship", "DELETE", "/records/{recordId}/relationships/{relationshipName}/{targetRecordId}", "remove one link"),
 
   route("rules", "admin", "createRule", "POST", "/rules", "create a rule", { body: S.RuleCreate, response: S.Rule, created: created("rules", "ruleId") }),
