@@ -3,7 +3,7 @@ import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { onSessionRefused, useSessionKey } from "./api/service.js";
 import { saveSessionKey } from "./api/session.js";
-import { Link, parseRoute, useLocation } from "./router.js";
+import { Link, navigate, parseRoute, useLocation } from "./router.js";
 import { CaseView } from "./views/case-view.js";
 import { CasesView } from "./views/cases-view.js";
 import { EvaluationView } from "./views/evaluation-view.js";
@@ -38,6 +38,8 @@ function App() {
   const { path, query } = useLocation();
   const [refused, setRefused] = useState(false);
   useEffect(() => onSessionRefused(() => setRefused(true)), []);
+  // The cases are the first view; their address says so, like every other view's.
+  if (path === "/") navigate(`/cases${location.search}`, true);
   const route = parseRoute(path);
   const section = route.view === "rules" || route.view === "rule" ? "rules" : "cases";
   useEffect(() => {

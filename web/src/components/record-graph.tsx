@@ -44,7 +44,8 @@ function Node(props: { node: GraphNode; selected: boolean; onOpen(node: GraphNod
       class={`node${props.selected ? " selected" : ""}${node.count ? " aggregate" : ""}`}
       transform={`translate(${node.x},${node.y})`}
       role="button"
-      tabIndex={0}
+      // Lower case: SVG attributes are case-sensitive, and Preact sets them as written.
+      tabindex={0}
       aria-label={`${name}${node.issues ? `, ${node.issues} issue(s)` : ""}`}
       aria-pressed={props.selected}
       data-node={node.id}
