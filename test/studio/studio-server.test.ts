@@ -57,7 +57,7 @@ describe("ddsctl studio on a local database", () => {
     expect(created.status).toBe(201);
     expect(created.headers.location).toMatch(/^\/v1\/contexts\//);
     // The local user acts, as with the CLI: no token exists or was created.
-    expect(JSON.parse(await w.run(["tokens", "list", "--json", "--quiet"])).data ?? JSON.parse(await w.run(["tokens", "list", "--json", "--quiet"]))).toEqual([]);
+    expect(JSON.parse(await w.run(["tokens", "list", "--json", "--quiet"]))).toEqual({ data: [] });
   });
 
   it("refuses a foreign Host (DNS rebinding) and a write from a foreign Origin", async () => {
