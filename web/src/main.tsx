@@ -7,9 +7,12 @@ import { Link, navigate, parseRoute, useLocation } from "./router.js";
 import { CaseView } from "./views/case-view.js";
 import { CasesView } from "./views/cases-view.js";
 import { EvaluationView } from "./views/evaluation-view.js";
-import { RuleView } from "./views/rule-view.js";
 import { RulesView } from "./views/rules-view.js";
+import { lazyView } from "./util/lazy-view.js";
 import "./styles.css";
+
+// The rule editor brings YAML and the rule validator: loaded when a rule is opened.
+const RuleView = lazyView(() => import("./views/rule-view.js").then((m) => m.RuleView));
 
 function SessionNotice() {
   const [text, setText] = useState("");

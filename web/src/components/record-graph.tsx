@@ -24,10 +24,13 @@ function edgePath(e: GraphEdge): string {
   return `M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}`;
 }
 
-/** An edge's label sits beside its source, so labels of one node's links do not pile up mid-way. */
-function labelAt(e: GraphEdge): { x: number; y: number; "text-anchor": "start" | "end" } {
+/** An edge's label sits mid-way; a link pointing back is labelled below the one going out. */
+function labelAt(e: GraphEdge): { x: number; y: number; "text-anchor": "middle" } {
   const back = e.to.x <= e.from.x && e.from !== e.to;
-  return back ? { x: e.from.x - 6, y: e.from.y + NODE_H / 2 + 14, "text-anchor": "end" } : { x: e.from.x + NODE_W + 6, y: e.from.y + NODE_H / 2 - 5, "text-anchor": "start" };
+  const x1 = back ? e.from.x : e.from.x + NODE_W;
+  const x2 = back ? e.to.x + NODE_W : e.to.x;
+  const y = (e.from.y + e.to.y) / 2 + NODE_H / 2;
+  return { x: (x1 + x2) / 2, y: back ? y + 13 : y - 5, "text-anchor": "middle" };
 }
 
 function Node(props: { node: GraphNode; selected: boolean; onOpen(node: GraphNode): void }) {

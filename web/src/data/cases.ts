@@ -52,8 +52,8 @@ export function loadRules(): Promise<Rule[]> {
   return allPages((q) => service.listRules(q), { sort: [{ field: "name", desc: false }] });
 }
 
-/** Summaries (passed/failed counts) of some contexts, a few requests at a time. */
-export async function loadSummaries(ids: string[], into: Map<string, ContextSummary>): Promise<void> {
+/** Summaries (passed/failed counts) of some contexts, a few requests at a time; `arrived` after each. */
+export async function loadSummaries(ids: string[], into: Map<string, ContextSummary>, arrived: () => void = () => undefined): Promise<void> {
   const todo = ids.filter((id) => !into.has(id));
   let next = 0;
   const lane = async () => {
@@ -61,6 +61,7 @@ export async function loadSummaries(ids: string[], into: Map<string, ContextSumm
       const id = todo[next++];
       const c = await service.getContext(id, { include: ["summary"] });
       if (c.summary) into.set(id, c.summary);
+      arrived();
     }
   };
   await Promise.all(Array.from({ length: Math.min(6, todo.length) }, lane));

@@ -37,6 +37,7 @@ export function mountRuleEditor(parent: HTMLElement, text: string, format: RuleF
         lang.of(language(format)),
         problems,
         lintGutter(),
+        EditorView.lineWrapping,
         EditorView.contentAttributes.of({ "aria-label": "Rule document" }),
         EditorView.updateListener.of((u) => {
           if (u.docChanged) onChange(u.state.doc.toString());

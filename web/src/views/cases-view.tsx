@@ -45,10 +45,16 @@ export function CasesView(props: { query: URLSearchParams }) {
       if (seen.current.has(c.contextId) && seen.current.get(c.contextId) !== c.resolvedAt) summaries.current.delete(c.contextId);
       seen.current.set(c.contextId, c.resolvedAt);
     }
+    // Each count shows as it arrives (one redraw per frame at most).
+    let frame = 0;
+    const arrived = () => {
+      if (frame === 0) frame = requestAnimationFrame(() => ((frame = 0), redraw((n) => n + 1)));
+    };
     void loadSummaries(
       rows.map((c) => c.contextId),
       summaries.current,
-    ).then(() => redraw((n) => n + 1));
+      arrived,
+    ).then(arrived);
   }, [cases.data, page]);
 
   // Live freshness: a short list is read again each time (one request); a long one only

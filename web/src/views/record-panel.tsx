@@ -48,7 +48,7 @@ export function RecordPanel(props: { recordId: string; field: string | null; ver
                       <td>
                         <Value value={f.value} />
                       </td>
-                      <td>{f.policy === "computed" ? "computed" : winner ? `${winner.sourceId} (${winner.sourceType}, ${winner.confidence})` : "—"}</td>
+                      <td title={winner ? `${winner.sourceType}, confidence ${winner.confidence}` : undefined}>{f.policy === "computed" ? "computed" : winner ? `${winner.sourceId} (${winner.confidence})` : "—"}</td>
                       <td class="num">{f.candidates.filter((c) => c.candidate).length}</td>
                     </tr>
                     {open && (

@@ -26,6 +26,7 @@ export function RuleImpact(props: { rule: Rule; expression: unknown; contextType
           <p id="impact-summary" class="impact-summary">
             <strong>{r.contexts}</strong> cases: <span class="pass-text">{r.passed} pass</span> · <span class="fail-text">{r.failed} fail</span>
             {r.errors ? ` · ${r.errors} not evaluated` : ""}
+            {impact.loading && <span class="muted"> · updating…</span>}
           </p>
           {r.against && (
             <p id="impact-flips">
