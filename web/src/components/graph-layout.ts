@@ -5,7 +5,14 @@
  * links as counted bundles, so a case of thousands of records stays a few dozen shapes.
  */
 import type { DdsRecord, Model } from "../../../src/contract/schemas/index.js";
-import type { GraphLink } from "../data/case-graph.js";
+
+/** One link of the record graph; `removedAt` is set for a link removed through the API. */
+export interface GraphLink {
+  source: string;
+  target: string;
+  name: string;
+  removedAt: string | null;
+}
 
 /** Models with more records than this in the case are aggregated. */
 export const AGGREGATE_OVER = 40;

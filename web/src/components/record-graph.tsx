@@ -5,8 +5,7 @@
  */
 import { useMemo } from "preact/hooks";
 import type { DdsRecord, Model } from "../../../src/contract/schemas/index.js";
-import type { GraphLink } from "../data/case-graph.js";
-import { layoutGraph, NODE_H, NODE_W, type GraphEdge, type GraphNode } from "./graph-layout.js";
+import { layoutGraph, NODE_H, NODE_W, type GraphEdge, type GraphLink, type GraphNode } from "./graph-layout.js";
 
 function edgePath(e: GraphEdge): string {
   const { from, to } = e;

@@ -2,14 +2,9 @@
 import type { Context, DdsRecord, Evaluation, Model } from "../../../src/contract/schemas/index.js";
 import { allModels, allPages } from "../../../src/cli/workbench/lineage-reader.js";
 import { service } from "../api/service.js";
+import type { GraphLink } from "../components/graph-layout.js";
 
-/** One link of the record graph; `removedAt` is set for a link removed through the API. */
-export interface GraphLink {
-  source: string;
-  target: string;
-  name: string;
-  removedAt: string | null;
-}
+export type { GraphLink };
 
 /** A case, loaded. */
 export interface CaseData {

@@ -4,7 +4,7 @@
  * syntax first, then the properties, then the expression (the engine's own validator, so
  * the page refuses exactly what the service would).
  */
-import { isMap, parseDocument, stringify, type Document } from "yaml";
+import { isMap, isScalar, parseDocument, stringify, type Document, type YAMLMap } from "yaml";
 import { RULE_CATEGORIES, RULE_SEVERITIES } from "../../../src/contract/constants.js";
 import type { Rule, RulePatch } from "../../../src/contract/schemas/index.js";
 import { validateRuleExpression } from "../../../src/engine/rules/index.js";
@@ -58,7 +58,13 @@ export function parseRuleText(text: string): { body?: RuleBody; problems: DocPro
     return { problems };
   }
   const v = value as Record<string, unknown>;
-  for (const k of Object.keys(v)) if (!KEYS.includes(k)) at([k], `unknown property "${k}"; a rule has ${KEYS.join(", ")}`);
+  for (const k of Object.keys(v)) {
+    if (KEYS.includes(k)) continue;
+    // The key itself is marked (the value may be long, or another document).
+    const key = (doc.contents as YAMLMap).items.find((p) => isScalar(p.key) && p.key.value === k)?.key as { range?: [number, number] } | undefined;
+    const [from, to] = key?.range ?? rangeOf(doc, [k], text.length);
+    problems.push({ from, to, message: `unknown property "${k}"; a rule has ${KEYS.join(", ")}` });
+  }
   if (typeof v.name !== "string" || v.name.trim() === "") at(["name"], "name must be a non-empty string");
   if (v.description !== undefined && v.description !== null && typeof v.description !== "string") at(["description"], "description must be a string");
   if (!(RULE_CATEGORIES as readonly unknown[]).includes(v.category)) at(["category"], `category must be one of ${RULE_CATEGORIES.join(", ")}`);
