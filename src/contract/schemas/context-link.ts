@@ -15,4 +15,5 @@ export const ContextLink = z.object({
   /** When it was removed through the API; null for a current link. */
   removedAt: Timestamp.nullable(),
 });
+/** A link of a context's record graph. */
 export type ContextLink = z.infer<typeof ContextLink>;

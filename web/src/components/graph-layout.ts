@@ -16,7 +16,9 @@ export interface GraphLink {
 
 /** Models with more records than this in the case are aggregated. */
 export const AGGREGATE_OVER = 40;
+/** A node's size in pixels. */
 export const NODE_W = 170;
+/** A node's height in pixels. */
 export const NODE_H = 40;
 const COL_GAP = 70;
 const ROW_GAP = 14;

@@ -4,6 +4,7 @@ import { allModels, allPages } from "../../../src/cli/workbench/lineage-reader.j
 import { service } from "../api/service.js";
 import type { GraphLink } from "../components/graph-layout.js";
 
+/** Re-exported for the loaders' callers. */
 export type { GraphLink };
 
 /** A case, loaded. */

@@ -50,6 +50,7 @@ function ModelRecords(props: { data: CaseData; model: string }) {
   );
 }
 
+/** The case view (`/cases/<contextId>`). */
 export function CaseView(props: { contextId: string; query: URLSearchParams }) {
   const loaded = useAsync(() => loadCase(props.contextId), [props.contextId]);
   const d = loaded.data;

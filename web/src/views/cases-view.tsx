@@ -28,6 +28,7 @@ function filtersOf(q: URLSearchParams): CaseFilters {
 
 const metaText = (m: Record<string, unknown>) => Object.entries(m).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`);
 
+/** The cases view (`/cases`), the first view. */
 export function CasesView(props: { query: URLSearchParams }) {
   const filters = filtersOf(props.query);
   const key = JSON.stringify(filters);

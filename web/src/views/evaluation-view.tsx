@@ -36,6 +36,7 @@ function Lineage(props: { contextId: string; path: string; value: unknown; versi
   );
 }
 
+/** The evaluation view (`/cases/<contextId>/evaluations/<ruleId>`). */
 export function EvaluationView(props: { contextId: string; ruleId: string; query: URLSearchParams }) {
   const loaded = useAsync(() => load(props.contextId, props.ruleId), [props.contextId, props.ruleId]);
   const cases = useAsync(() => loadCases({}), []);

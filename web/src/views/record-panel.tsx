@@ -12,6 +12,7 @@ async function loadExplanation(recordId: string) {
   return explainRecordFields(reader, await reader.record(recordId));
 }
 
+/** The fields of one record; `version` changes when the case is resolved again. */
 export function RecordPanel(props: { recordId: string; field: string | null; version: string }) {
   const explained = useAsync(() => loadExplanation(props.recordId), [props.recordId, props.version]);
   const e = explained.data;

@@ -7,6 +7,7 @@ import { TraceTree } from "../components/trace-tree.js";
 import { href, navigate, setQuery } from "../router.js";
 import { useAsync } from "../util/use-async.js";
 
+/** The dry-run panel of the rule view. */
 export function RuleDryRun(props: { ruleId: string; expression: unknown; contextId: string | null; cases: Context[]; version: string }) {
   const key = JSON.stringify([props.expression, props.contextId, props.version]);
   const run = useAsync(async () => (props.contextId ? service.evaluateRule({ expression: props.expression, contextId: props.contextId }) : undefined), [key]);

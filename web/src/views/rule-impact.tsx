@@ -12,6 +12,7 @@ export function applicableCases(contextTypes: string[]): ListQuery {
   return contextTypes.length ? { filters: [{ field: "type", op: "in", value: contextTypes.join(",") }] } : {};
 }
 
+/** The impact panel of the rule view; `version` is the saved rule's (a save recomputes it). */
 export function RuleImpact(props: { rule: Rule; expression: unknown; contextTypes: string[]; version: string }) {
   const key = JSON.stringify([props.expression, props.contextTypes, props.version]);
   const impact = useAsync(() => runImpact(service, props.expression, applicableCases(props.contextTypes), props.rule), [key]);

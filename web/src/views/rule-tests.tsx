@@ -31,6 +31,7 @@ async function runTests(rule: Rule, expression: unknown) {
   return { results, traces, coverage: coverageOf(expression, traces) };
 }
 
+/** The tests panel of the rule view. */
 export function RuleTests(props: { rule: Rule; expression: unknown }) {
   const key = JSON.stringify(props.expression);
   const run = useAsync(() => runTests(props.rule, props.expression), [key, props.rule.ruleId, props.rule.name]);

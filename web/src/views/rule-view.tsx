@@ -122,6 +122,7 @@ function Workbench(props: { rule: Rule; onSaved(rule: Rule): void; caseId: strin
   );
 }
 
+/** The rule view (`/rules/<ruleId>`). */
 export function RuleView(props: { ruleId: string; query: URLSearchParams }) {
   const loaded = useAsync(() => service.getRule(props.ruleId), [props.ruleId]);
   const [rule, setRule] = useState<Rule>();

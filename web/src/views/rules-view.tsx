@@ -4,6 +4,7 @@ import { loadRules } from "../data/cases.js";
 import { Link } from "../router.js";
 import { useAsync } from "../util/use-async.js";
 
+/** The rules view (`/rules`). */
 export function RulesView() {
   const rules = useAsync(loadRules, []);
   return (
