@@ -55,6 +55,7 @@ import webhooksDeliveries from "./commands/webhooks/deliveries.js";
 import webhooksGet from "./commands/webhooks/get.js";
 import webhooksList from "./commands/webhooks/list.js";
 import serve from "./commands/serve/serve.js";
+import studio from "./commands/studio/studio.js";
 import tokensCreate from "./commands/tokens/create.js";
 import tokensList from "./commands/tokens/list.js";
 import tokensRevoke from "./commands/tokens/revoke.js";
@@ -124,6 +125,7 @@ export const COMMANDS: CommandSpec[] = [
   webhooksDelete,
   webhooksDeliveries,
   serve,
+  studio,
   tokensCreate,
   tokensList,
   tokensRevoke,

@@ -123,6 +123,7 @@ export const ROUTES: readonly RouteSpec[] = [
 
   route("relationships", "read", "listRelationships", "GET", "/records/{recordId}/relationships", "list a record's links", { response: dataOf(S.RelationshipLink) }),
   route("relationships", "read", "listRelatedRecords", "GET", "/records/{recordId}/relationships/{relationshipName}", "records linked through one relationship", { response: dataOf(S.RecordSchema) }),
+  route("relationships", "read", "listContextRelationships", "GET", "/contexts/{contextId}/relationships", "every link between a context's records, removed ones included", { response: dataOf(S.ContextLink) }),
   route("relationships", "write", "removeRelationship", "DELETE", "/records/{recordId}/relationships/{relationshipName}/{targetRecordId}", "remove one link"),
 
   route("rules", "admin", "createRule", "POST", "/rules", "create a rule", { body: S.RuleCreate, response: S.Rule, created: created("rules", "ruleId") }),
@@ -149,10 +150,7 @@ export const ROUTES: readonly RouteSpec[] = [
   route("pipeline", "read", "pipelineStatus", "GET", "/pipeline/status", "count contexts by freshness (extension)", { response: PipelineStatusSchema }),
 ];
 
-/** The `{param}` names of a path, in order. */
-export function pathParams(path: string): string[] {
-  return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-}
+export { pathParams } from "./path-params.js";
 
 /** The route of an operation (every REST operation has exactly one). */
 export function routeOf(operation: Operation): RouteSpec {
