@@ -10,20 +10,22 @@ import { join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
 const dist = resolve(root, "dist");
-const server = resolve(root, "src/server");
+const outside = [resolve(root, "src/server"), resolve(root, "src/studio")];
 const outfile = resolve(dist, "ddsctl.cjs");
 
 /**
- * The HTTP server stays out of the bundle: `serve` loads it from tsc's dist/server/, so
- * modules there may find their assets next to themselves (import.meta.url).
+ * The HTTP server and the studio stay out of the bundle: `serve` and `studio` load them
+ * from tsc's dist/ (src/cli/load-external.ts), so their modules find their assets next to
+ * themselves (import.meta.url).
  */
 const keepServerOut = {
   name: "keep-server-out",
   setup(b) {
-    b.onResolve({ filter: /server\/index\.js$/ }, (args) => {
+    b.onResolve({ filter: /(server|studio)\/index\.js$/ }, (args) => {
       const target = resolve(args.resolveDir, args.path);
-      if (!target.startsWith(server)) return undefined;
-      return { path: "./server/index.js", external: true };
+      const dir = outside.find((d) => target.startsWith(d));
+      if (!dir) return undefined;
+      return { path: `./${dir.split("/").pop()}/index.js`, external: true };
     });
   },
 };
@@ -77,7 +79,7 @@ const result = await build({
   external: ["better-sqlite3", "pg", "pg-native", "postgres", "@electric-sql/pglite"],
   plugins: [keepServerOut, englishOnly, sideBundles],
   // Code run from a V8 code cache cannot use import(): dynamic imports of packages become
-  // require() (the server, an ES module, goes through the bin's loader: src/cli/load-server.ts).
+  // require() (the server, an ES module, goes through the bin's loader: src/cli/load-external.ts).
   supported: { "dynamic-import": false },
   // The bundle is CommonJS: give modules that locate files their own URL back.
   define: { "import.meta.url": "__ddsctlUrl" },

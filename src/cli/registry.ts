@@ -55,9 +55,11 @@ import webhooksDeliveries from "./commands/webhooks/deliveries.js";
 import webhooksGet from "./commands/webhooks/get.js";
 import webhooksList from "./commands/webhooks/list.js";
 import serve from "./commands/serve/serve.js";
+import studio from "./commands/studio/studio.js";
 import tokensCreate from "./commands/tokens/create.js";
 import tokensList from "./commands/tokens/list.js";
 import tokensRevoke from "./commands/tokens/revoke.js";
+import secretsRotate from "./commands/secrets/rotate.js";
 import importCommand from "./commands/import/import.js";
 import exportCommand from "./commands/export/export.js";
 import completion from "./commands/completion/completion.js";
@@ -111,9 +113,11 @@ export const COMMANDS: CommandDefinition[] = [
   webhooksDelete,
   webhooksDeliveries,
   serve,
+  studio,
   tokensCreate,
   tokensList,
   tokensRevoke,
+  secretsRotate,
   rulesEval,
   rulesTest,
   rulesDeps,

@@ -74,7 +74,9 @@ export function parseListQuery(params: URLSearchParams, extraKeys: readonly stri
     } else if (key === "cursor") {
       query.cursor = value;
     } else if (key === "sort") {
-      query.sort = parseSort(value);
+      // Repeated sort parameters add keys (`sort=a&sort=-b` is `sort=a,-b`), as generated
+      // clients send arrays by default.
+      query.sort = [...query.sort!, ...parseSort(value)];
     } else {
       const m = FILTER_KEY.exec(key) ?? FILTER_KEY_SHORT.exec(key);
       if (m) {

@@ -14,6 +14,7 @@ import { createRecordService } from "./evidence/record-service.js";
 import { createFieldService } from "./models/field-service.js";
 import { createModelService } from "./models/model-service.js";
 import { createPipeline, type Pipeline, type PipelineOptions } from "./pipeline/worker.js";
+import { createContextLinkService } from "./relationships/context-links.js";
 import { createRelationshipService } from "./relationships/relationship-service.js";
 import { ensureWorkspace, openStore, type Store } from "./store/db.js";
 import { createEvidenceRepo } from "./store/evidence-repo.js";
@@ -100,6 +101,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     ...createContributionService(deps),
     ...createRecordService(deps),
     ...createRelationshipService(deps, createRelationshipRepo(store)),
+    ...createContextLinkService(ctx),
     ...createRuleService(ctx, rules, () => markStale(pipeline.repo.contextsOfWorkspace(workspace))),
     ...createEvaluationService(ctx, rules),
     ...createDraftEvaluation(ctx, rules, pipeline.repo),

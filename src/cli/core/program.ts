@@ -17,7 +17,7 @@ export const NOUNS: Record<string, string> = {
   webhooks: "webhooks: signed event deliveries to your endpoints, with retries",
   tokens: "API tokens for ddsctl serve (managed on the database, never over HTTP)",
   profiles: "saved targets (a local database or a remote service) in ~/.config/ddsctl/config.json",
-  secrets: "secrets kept encrypted in the database",
+  secrets: "the key that encrypts stored secrets (rotated on the database, never over HTTP)",
 };
 
 /** The global options, declared once for the parser, help and completion. */

@@ -16,8 +16,8 @@ export const ContextCreate = z.strictObject({
 });
 export type ContextCreate = z.infer<typeof ContextCreate>;
 
-/** Body of PATCH /contexts/{id}: name, type and metadata only. */
-export const ContextPatch = ContextCreate;
+/** Body of PATCH /contexts/{id}: name, type and metadata only (its own schema, so the document names it). */
+export const ContextPatch = ContextCreate.extend({});
 export type ContextPatch = ContextCreate;
 
 /** The `include=summary` block (docs/resources.md). */

@@ -1,5 +1,6 @@
 import { errors } from "../../contract/errors.js";
 import { ContributionCreate, isWellFormedContribution, type Contribution, type SourceType } from "../../contract/schemas/index.js";
+import { assertJsonValue } from "../../contract/json-limits.js";
 import { parseBody } from "../../contract/parse.js";
 import { newId } from "../../util/ids.js";
 import { isDateTime } from "../models/field-definition.js";
@@ -99,6 +100,8 @@ export function createIngestWriter(deps: IngestDeps): IngestWriter {
 
   return {
     add(body, sourceTypeOverride) {
+      // The fast shape check below skips parseBody, so the JSON limits are checked here.
+      assertJsonValue(body, "contribution");
       const input = isWellFormedContribution(body) ? body : parseBody(ContributionCreate, body, "contribution");
       const model = modelOf(input.modelId);
       if (!model) throw errors.notFound("model", input.modelId);

@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import { mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { DdsError } from "../../contract/errors.js";
 import { MIGRATIONS } from "./migrations/index.js";
@@ -45,7 +45,7 @@ export interface StoreOptions {
  * and refuses a database written by a newer ddsctl.
  */
 export function openStore(path: string, options: StoreOptions = {}): Store {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:" && !options.readonly) createPrivately(path);
   let raw: Database.Database;
   try {
     raw = new Database(path, { timeout: options.busyTimeoutMs ?? 10_000 });
@@ -100,6 +100,22 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       if (raw.open) raw.close();
     },
   };
+}
+
+/**
+ * Creates a new database's folder (0700) and empty file (0600) before SQLite opens it:
+ * SQLite gives the `-wal` and `-shm` files the mode of the database file, so none of the
+ * three is readable by other users. An existing file keeps the mode it has.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    // "wx": never opens an existing file. Closing a descriptor of a database file would
+    // drop every SQLite lock this process holds on it (POSIX locks are per process).
+    closeSync(openSync(path, "wx", 0o600));
+  } catch {
+    // It exists already, or cannot be created here (SQLite's own open then says why).
+  }
 }
 
 /** Applies the migrations this ddsctl knows and the database lacks, in one transaction. */

@@ -1,7 +1,7 @@
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import type { CliIO } from "../../core/io.js";
-import { loadServer } from "../../load-server.js";
+import { loadServer } from "../../load-external.js";
 import { Output } from "../../output.js";
 
 function parsePort(value: string): number {

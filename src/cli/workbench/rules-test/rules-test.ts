@@ -4,30 +4,16 @@
  * saved rule (`rule: <name>`) or a `context` case needs the service, which is opened
  * lazily, so a suite of data cases with an inline or file rule runs without a database.
  */
+export type { CaseResult };
 import { basename, dirname, extname, resolve } from "node:path";
-import type { DdsService, RuleEvaluationResult } from "../../../contract/service.js";
+import type { DdsService } from "../../../contract/service.js";
 import { resolveRef } from "../../names/resolve-ref.js";
-import type { LoadedSuite, TestCase } from "./cases-file.js";
+import type { LoadedSuite } from "./cases-file.js";
 import { coverageOf, percentOf, type CoverageReport } from "./coverage.js";
-import { checkExpectedValues } from "../trace/expect-values.js";
-import { assertRuleExpression, evaluateLocally } from "../rules-eval/local-eval.js";
+import { assertRuleExpression } from "../rules-eval/local-eval.js";
 import { readRuleSource } from "../rule-source.js";
+import { runCase, type CaseResult } from "./rules-test-case.js";
 import { alignTrace } from "../trace/trace-align.js";
-
-/** One case's result. */
-export interface CaseResult {
-  name: string;
-  passed: boolean;
-  expected: boolean;
-  /** The rule's outcome (null when the case could not be evaluated). */
-  outcome: boolean | null;
-  /** Why it failed: one message per unmet expectation. */
-  failures: string[];
-  /** The evaluation, for its trace. */
-  evaluation?: RuleEvaluationResult;
-  /** The case's `data` or `context`. */
-  against: "data" | "context";
-}
 
 /** One suite's result. */
 export interface SuiteResult {
@@ -66,32 +52,6 @@ async function loadRule(suite: LoadedSuite, service: () => Promise<DdsService>):
     return { expression: source.expression, rule: { source: "file", file, ...(source.name ? { name: source.name } : {}) }, name };
   }
   return { expression: suite.rule.expression, rule: { source: "inline" }, name: fallback };
-}
-
-async function runCase(c: TestCase, expression: unknown, service: () => Promise<DdsService>): Promise<CaseResult> {
-  const against = c.data !== undefined ? "data" : "context";
-  const result: CaseResult = { name: c.name, passed: false, expected: c.expect, outcome: null, failures: [], against };
-  try {
-    const evaluation =
-      c.data !== undefined
-        ? evaluateLocally(expression, c.data)
-        : await (async () => {
-            const s = await service();
-            return s.evaluateRule({ expression, contextId: await resolveRef(s, "context", c.context!) });
-          })();
-    result.evaluation = evaluation;
-    result.outcome = evaluation.outcome;
-    if (evaluation.outcome !== c.expect) result.failures.push(`expected outcome ${c.expect}, got ${evaluation.outcome}`);
-    if (evaluation.evaluationTrace.error) result.failures.push(`runtime error: ${evaluation.evaluationTrace.error}`);
-    if (c.expectValues) {
-      const root = alignTrace(evaluation.evaluationTrace.steps, expression);
-      result.failures.push(...checkExpectedValues(root, expression, c.expectValues));
-    }
-  } catch (err) {
-    result.failures.push(err instanceof Error ? err.message : String(err));
-  }
-  result.passed = result.failures.length === 0;
-  return result;
 }
 
 /** Runs one suite: every case in order, then the coverage of its traces. */
