@@ -135,7 +135,11 @@ export class DdsError extends Error {
 
 /** Type guard for DdsError (also across module copies, by shape). */
 export function isDdsError(value: unknown): value is DdsError {
-  return value instanceof DdsError;
+  if (value instanceof DdsError) return true;
+  // Another copy of this module (the bundled CLI loads the server and the studio from
+  // dist/) makes errors of another class with the same shape and methods.
+  const e = value as Partial<DdsError> | null;
+  return value instanceof Error && e?.name === "DdsError" && typeof e.code === "string" && typeof e.toProblem === "function";
 }
 
 /** Factories, one per situation, so call sites read as sentences. */
