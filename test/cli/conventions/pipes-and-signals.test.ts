@@ -1,20 +1,23 @@
 import { execa } from "execa";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, ddsctl, sandbox, type Sandbox } from "../../helpers/cli.js";
-import { contribution, setupModels, writeLines } from "../import/support.js";
+import { contribution, setupModels } from "../import/support.js";
 
 // These run the real binary: closed pipes and signals are about the process itself.
 let box: Sandbox;
-const CONTEXTS = 1500;
+/** Enough contexts, each with a kilobyte of metadata, that every listing overflows a pipe's buffer. */
+const CONTEXTS = 150;
 
 beforeAll(async () => {
   box = sandbox();
   await setupModels(box);
-  const lines = Array.from({ length: CONTEXTS }, (_, i) => contribution(`piped-${i}`, "Loan", `doc-${i}`, { amount: 100_000 + i }));
-  const r = await ddsctl(box, ["import", "contributions", writeLines(box, "many.ndjson", lines), "--create-contexts", "--quiet"]);
+  const blob = "x".repeat(1024);
+  const docs = Array.from({ length: CONTEXTS }, (_, i) => ({ kind: "Context", name: `piped-${i}`, metadata: { blob } }));
+  writeFileSync(join(box.dir, "contexts.json"), JSON.stringify(docs));
+  const r = await ddsctl(box, ["apply", "-f", join(box.dir, "contexts.json"), "--quiet"]);
   expect(r.exitCode, r.stderr).toBe(0);
 }, 120_000);
 afterAll(() => box.cleanup());
@@ -34,7 +37,7 @@ async function intoHead(args: string[]): Promise<{ status: number; stderr: strin
 
 describe("a reader that stops early (| head)", () => {
   for (const args of [
-    ["contexts", "list", "--all", "--limit", "500"],
+    ["contexts", "list", "--all", "--limit", "500", "-o", "wide"],
     ["contexts", "list", "--all", "--limit", "500", "--json"],
     ["export", "--all"],
   ]) {
