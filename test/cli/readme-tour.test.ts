@@ -1,5 +1,5 @@
 import { execa } from "execa";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -30,5 +30,7 @@ describe("the README tour", () => {
     expect(r.stdout).toMatch(/^FAIL\b/m);
     expect(r.stdout).toContain("context/case-42\ncontext/case-43\ncontext/case-44");
     expect(r.stderr).not.toMatch(/error:/);
+    // The tour writes only into its own folder, never into the installed package.
+    expect(readdirSync(join(ROOT, "examples", "tour")).filter((f) => f.includes(".checkpoint.") || f.includes(".rejects."))).toEqual([]);
   }, 120_000);
 });
