@@ -1,10 +1,11 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Two projects: everything against the local engine, and the CLI end-to-end tests once
- * more with every command going over HTTP to a real `ddsctl serve` (SPEC: every command
- * behaves the same in both modes). Files that test local-only behaviour (the database file,
- * profiles, the kill test) stay out of the remote run.
+ * Two projects: everything against the local engine, and the CLI tests once more with
+ * every command going over HTTP to a real `ddsctl serve` (every command behaves the same in
+ * both modes). Files that test local-only behaviour (the database file, profiles, the kill
+ * test, prompts in a terminal, staleness the server's worker would clear) stay out of the
+ * remote run.
  */
 const LOCAL_ONLY = [
   "test/cli/help.test.ts",
@@ -13,6 +14,10 @@ const LOCAL_ONLY = [
   "test/cli/declarative/demo.test.ts",
   "test/cli/declarative/fixtures.test.ts",
   "test/cli/declarative/models-wizard.test.ts",
+  "test/cli/conventions/terminal.test.ts",
+  "test/cli/conventions/stale-hint.test.ts",
+  "test/cli/import/progress.test.ts",
+  "test/cli/readme-tour.test.ts",
 ];
 
 export default defineConfig({

@@ -1,10 +1,12 @@
 import { readFileSync } from "node:fs";
 import { errors } from "../contract/errors.js";
+import type { Model } from "../contract/schemas/index.js";
+import type { CliIO } from "./core/io.js";
 
 /** Reads all of standard input as text. */
-export async function readStdin(): Promise<string> {
+export async function readStdin(io: CliIO): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of io.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString("utf8");
 }
 
@@ -12,11 +14,11 @@ export async function readStdin(): Promise<string> {
  * Reads the `-f <path|->` request body: JSON from a file or stdin. An unreadable file or
  * malformed JSON is a usage error (exit 2): no request could be formed.
  */
-export async function readBody(file: string): Promise<unknown> {
+export async function readBody(io: CliIO, file: string): Promise<unknown> {
   let text: string;
   const where = file === "-" ? "stdin" : file;
   try {
-    text = file === "-" ? await readStdin() : readFileSync(file, "utf8");
+    text = file === "-" ? await readStdin(io) : readFileSync(file, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw errors.usage(code === "ENOENT" ? `cannot read ${where}: no such file` : `cannot read ${where}: ${(err as Error).message}`);
@@ -29,8 +31,8 @@ export async function readBody(file: string): Promise<unknown> {
 }
 
 /** Merges a `-f` body with fields given as flags (flags win). */
-export async function bodyFrom(file: string | undefined, flags: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const base = file ? await readBody(file) : {};
+export async function bodyFrom(io: CliIO, file: string | undefined, flags: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const base = file ? await readBody(io, file) : {};
   if (base === null || typeof base !== "object" || Array.isArray(base)) {
     throw errors.usage(`the body in ${file === "-" ? "stdin" : file} must be a JSON object`);
   }
@@ -39,21 +41,36 @@ export async function bodyFrom(file: string | undefined, flags: Record<string, u
   return out;
 }
 
-/** Parses `key=value` pairs (values that parse as JSON are used as such). */
-export function parsePairs(pairs: string[] | undefined, what: string): Record<string, unknown> | undefined {
-  if (!pairs || pairs.length === 0) return undefined;
+/** Field types whose values are text: `applicantId=123` means the string "123" there. */
+const TEXT_TYPES = new Set(["string", "enum", "date", "datetime"]);
+
+/** The type of each field of a model, for `parsePairs`. */
+export function fieldTypes(model: Pick<Model, "fields">): Map<string, string> {
+  return new Map(model.fields.map((f) => [f.name, f.type]));
+}
+
+/**
+ * Parses `key=value` pairs. Values that parse as JSON are used as such (`amount=250000` is
+ * a number), except for a field whose type is text (`types`), where the value is kept as
+ * written, so `--data applicantId=123` works on a string field.
+ */
+export function parsePairs(pairs: string[], what: string, types?: Map<string, string>): Record<string, unknown> | undefined {
+  if (pairs.length === 0) return undefined;
   const out: Record<string, unknown> = {};
   for (const p of pairs) {
     const i = p.indexOf("=");
     if (i <= 0) throw errors.usage(`${what} "${p}" must look like key=value`);
+    const key = p.slice(0, i);
     const raw = p.slice(i + 1);
     let value: unknown = raw;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      value = raw;
+    if (!TEXT_TYPES.has(types?.get(key) ?? "")) {
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        value = raw;
+      }
     }
-    out[p.slice(0, i)] = value;
+    out[key] = value;
   }
   return out;
 }

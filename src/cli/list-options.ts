@@ -1,6 +1,5 @@
-import type { Command } from "commander";
-import { errors } from "../contract/errors.js";
-import { FILTER_OPS, parseLimit, parseSort, type FilterClause, type FilterOp, type ListQuery } from "../contract/list-query.js";
+import { errors, isDdsError } from "../contract/errors.js";
+import { checkListQuery, FILTER_OPS, LIST_SPECS, parseLimit, parseSort, type FilterClause, type FilterOp, type ListName, type ListQuery } from "../contract/list-query.js";
 import type { Page } from "../contract/schemas/index.js";
 import type { Column, Output } from "./output.js";
 
@@ -33,28 +32,22 @@ export function parseFilter(text: string): FilterClause {
   return { field: text.slice(0, best.at), op: best.op, value: text.slice(best.at + best.sym.length) };
 }
 
-/** Adds --filter, --sort, --limit, --cursor and --all to a list command. */
-export function withListOptions(cmd: Command): Command {
-  return cmd
-    .option("--filter <expr>", "filter, e.g. status=active, createdAt>=2026-01-01, metadata.region=west (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
-    .option("--sort <fields>", "sort keys, comma-separated, '-' for descending (e.g. -createdAt)")
-    .option("--limit <n>", "page size, 1..500 (default 50)")
-    .option("--cursor <cursor>", "continue from a previous page's nextCursor")
-    .option("--all", "follow nextCursor until the last page");
-}
-
-/** Flags of a list command. */
+/** Flags of a list command (see `listArgs`). */
 export interface ListFlags {
-  filter?: string[];
+  filter: string[];
   sort?: string;
   limit?: string;
   cursor?: string;
   all?: boolean;
 }
 
-/** Builds the ListQuery from list flags; extra clauses (e.g. --model) are appended. */
-export function listQueryFrom(flags: ListFlags, extra: FilterClause[] = []): ListQuery {
-  const query: ListQuery = { filters: [...(flags.filter ?? []).map(parseFilter), ...extra] };
+/**
+ * Builds the ListQuery from list flags (extra clauses, e.g. --model, are appended) and
+ * checks it as the service would: an unknown field, or a value its field cannot hold
+ * (`status=actve`, `createdAt>=yesterday`), is a usage error that says what is allowed.
+ */
+export function listQueryFrom(flags: ListFlags, list: ListName, extra: FilterClause[] = []): ListQuery {
+  const query: ListQuery = { filters: [...flags.filter.map(parseFilter), ...extra] };
   if (flags.sort) query.sort = parseSort(flags.sort);
   if (flags.limit !== undefined) {
     try {
@@ -64,11 +57,16 @@ export function listQueryFrom(flags: ListFlags, extra: FilterClause[] = []): Lis
     }
   }
   if (flags.cursor) query.cursor = flags.cursor;
+  try {
+    checkListQuery(LIST_SPECS[list], query);
+  } catch (err) {
+    throw isDdsError(err) ? errors.usage(err.message) : err;
+  }
   return query;
 }
 
 /** Fetches one page, or every page with --all (returned as one last page). */
-export async function collectPages<T>(flags: ListFlags, query: ListQuery, fetch: (q: ListQuery) => Promise<Page<T>>): Promise<Page<T>> {
+export async function collectPages<T>(flags: Pick<ListFlags, "all">, query: ListQuery, fetch: (q: ListQuery) => Promise<Page<T>>): Promise<Page<T>> {
   let page = await fetch(query);
   if (!flags.all) return page;
   const data = [...page.data];
@@ -80,17 +78,19 @@ export async function collectPages<T>(flags: ListFlags, query: ListQuery, fetch:
 }
 
 /**
- * Prints one list result: the REST body as is with --json, else a table of `rows` and, when
- * more pages exist, how to fetch them. Columns are built only for the table, so a list
- * whose columns need an extra lookup (model names) costs nothing more under --json.
+ * Prints one list result: the REST body as is with -o json|yaml|name, else a table of
+ * `rows` (or one line on stderr naming what was not found) and, when more pages exist, how
+ * to fetch them. Columns are built only for the table, so a list whose columns need an
+ * extra lookup (model names) costs nothing more under --json.
  */
 export async function renderPage<T>(
   out: Output,
   body: { nextCursor: string | null; hasNextPage: boolean },
   rows: T[],
   columns: () => Column<T>[] | Promise<Column<T>[]>,
+  noun: string,
 ): Promise<void> {
   if (out.options.json) return out.json(body);
-  await out.table(rows, await columns());
+  out.table(rows, rows.length === 0 ? [] : await columns(), noun);
   if (body.hasNextPage) out.info(out.c.dim(`more: --cursor ${body.nextCursor} (or --all)`));
 }

@@ -1,98 +1,119 @@
 import { Command, CommanderError } from "commander";
 import { DdsError, ExitCode, isDdsError } from "../contract/errors.js";
-import type { DdsService } from "../contract/service.js";
-import type { CommandContext, CommandSpec } from "./command.js";
-import { COMMANDS, NOUNS } from "./registry.js";
-import { Output } from "./output.js";
-import { openService } from "./service-factory.js";
-import { describeTarget, resolveTarget, type Target } from "./target.js";
+import { createContext, type RunState } from "./core/context.js";
+import type { ArgDefs, ArgsOf } from "./core/args.js";
+import type { CommandDefinition, GlobalFlags } from "./core/define-command.js";
+import { processIO, type CliIO } from "./core/io.js";
+import { attachCommand, GLOBAL_OPTIONS } from "./core/program.js";
+import { outputArgs } from "./core/shared-args.js";
+import { EXIT_INTERRUPTED } from "./exit-codes.js";
+import { Output, type Format } from "./output.js";
+import { packageVersion } from "./package-root.js";
+import { COMMANDS } from "./registry.js";
 
-interface GlobalFlags {
-  local?: string | boolean;
-  database?: string;
-  remote?: string;
-  token?: string;
-  profile?: string;
-  json?: boolean;
-  color?: boolean;
-  quiet?: boolean;
+
+function isPipeClosed(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === "EPIPE";
 }
 
-function attach(program: Command, spec: CommandSpec, run: (spec: CommandSpec, cmd: Command) => Promise<void>): void {
-  let parent = program;
-  for (const noun of spec.path.slice(0, -1)) {
-    parent = parent.commands.find((c) => c.name() === noun) ?? parent.command(noun).description(NOUNS[noun] ?? noun);
+/** inquirer's answer to Ctrl-C inside a prompt. */
+function isPromptInterrupt(err: unknown): boolean {
+  return (err as Error | undefined)?.name === "ExitPromptError";
+}
+
+type Run = (def: CommandDefinition, values: Record<string, unknown>, flags: GlobalFlags) => Promise<void>;
+
+/** Global options followed by a value (`--local` takes one when the next word is not a flag). */
+const OPTION_TAKES_VALUE = new Set(["--remote", "--token", "--profile", "--local"]);
+
+/** The first word of the command line that is not an option or an option's value. */
+function firstWord(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith("-")) return a;
+    if (OPTION_TAKES_VALUE.has(a) && argv[i + 1] !== undefined && !argv[i + 1].startsWith("-")) i++;
   }
-  const name = spec.path[spec.path.length - 1];
-  let cmd = parent.command(name).description(spec.description);
-  if (spec.configure) cmd = spec.configure(cmd);
-  cmd.addHelpText("after", `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join("\n")}\n`);
-  cmd.action(async () => run(spec, cmd));
+  return undefined;
 }
 
-/** Runs the CLI with `argv` (process.argv without node and script) and returns the exit code. */
-export async function main(argv: string[], version: string): Promise<number> {
-  let exitCode: number = ExitCode.ok;
-  let out = new Output({ json: argv.includes("--json"), color: false, quiet: false });
-  let service: DdsService | undefined;
+/**
+ * The commands to register for this command line: those under its first word when it
+ * names a command (building the others' options is most of what start-up costs besides
+ * loading code), else all of them, for help and "unknown command".
+ */
+function commandsFor(argv: string[]): CommandDefinition[] {
+  const first = firstWord(argv);
+  const mine = first === undefined ? [] : COMMANDS.filter((c) => c.command === first || c.command.startsWith(`${first} `));
+  return mine.length > 0 ? mine : COMMANDS;
+}
+
+function buildProgram(io: CliIO, run: Run, argv: string[]): Command {
   const program = new Command("ddsctl")
     .description("Command-line tool and local-first workbench for a decisioning data service")
-    .version(version, "-V, --version", "print the version")
-    .option("--local [db]", "use the embedded SQLite database (default ./.dds/dds.db)")
-    .option("--database <url>", "run in-process on this database: a SQLite path or a postgres:// URL (also DDS_DATABASE_URL)")
-    .option("--remote <url>", "use a remote service at this base URL (e.g. http://127.0.0.1:8080/v1)")
-    .option("--token <token>", "API token for --remote")
-    .option("--profile <name>", "use a saved profile (see ddsctl profiles)")
-    .option("--json", "print exactly the API's JSON")
-    .option("--no-color", "disable colour (NO_COLOR is honoured too)")
-    .option("--quiet", "print results only: no banner, hints or progress")
+    .version(packageVersion(), "-V, --version", "print the version");
+  for (const [flags, description] of GLOBAL_OPTIONS) program.option(flags, description);
+  program
     .showHelpAfterError("(add --help for usage)")
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
+    .configureOutput({
+      writeErr: (s) => io.stderr.write(s),
+      writeOut: (s) => io.stdout.write(s),
+      getOutHelpWidth: () => io.stdout.columns ?? 80,
+      getErrHelpWidth: () => io.stderr.columns ?? 80,
+    });
   program.addHelpText(
     "after",
-    "\nExamples:\n  $ ddsctl demo\n  $ ddsctl models list\n  $ DDS_DB=/tmp/x.db ddsctl contexts create --name case-1 --json\n  $ ddsctl --database postgres://dds@db.internal/dds serve --host 0.0.0.0\n",
+    "\nExamples:\n  $ npx ddsctl demo\n  $ npx ddsctl models list -o wide\n  $ DDS_DB=/tmp/x.db npx ddsctl contexts create --name case-1 --json\n  $ npx ddsctl --database postgres://dds@db.internal/dds serve --host 0.0.0.0\n",
   );
-
-  const run = async (spec: CommandSpec, cmd: Command) => {
-    const flags = cmd.optsWithGlobals() as GlobalFlags & Record<string, unknown>;
-    out = new Output({
-      json: Boolean(flags.json),
-      color: flags.color !== false && !process.env.NO_COLOR,
-      quiet: Boolean(flags.quiet),
-    });
-    await out.init();
-    let target: Target | undefined;
-    const ctx: CommandContext = {
-      out,
-      target: () => (target ??= resolveTarget(flags)),
-      service: async () => {
-        if (!service) {
-          const t = ctx.target();
-          service = await openService(t);
-          out.info(out.c.dim(describeTarget(t)));
-        }
-        return service;
-      },
-      setExitCode: (code) => {
-        exitCode = code;
-      },
-    };
-    await spec.run(ctx, cmd.args, flags);
-  };
-  for (const spec of COMMANDS) attach(program, spec, run);
-
-  try {
-    await program.parseAsync(argv, { from: "user" });
-  } catch (err) {
-    exitCode = report(err, out);
-  } finally {
-    await service?.close().catch(() => undefined);
-  }
-  return exitCode;
+  for (const def of commandsFor(argv)) attachCommand(program, def, (d, values, cmd) => run(d, values, cmd.optsWithGlobals()));
+  return program;
 }
 
-function report(err: unknown, out: Output): number {
+/**
+ * Runs the CLI with `argv` (process.argv without node and script) against `io` (the real
+ * process by default, or a test's streams and environment) and returns the exit code.
+ */
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const state: RunState = { exitCode: ExitCode.ok, interruptClaimed: false, interrupt: new AbortController() };
+  let out = new Output(io, { format: argv.includes("--json") ? "json" : "table", color: false, quiet: false });
+  // A reader that stopped early (`| head`) is not an error: end quietly, as `git log | head`
+  // does. The listener stays: the error of the last writes may arrive after main returns.
+  const onStdoutError = (err: Error) => {
+    if (isPipeClosed(err)) io.exit?.(ExitCode.ok);
+  };
+  io.stdout.on("error", onStdoutError);
+  const stopListening = io.onInterrupt?.(() => {
+    if (state.interruptClaimed && !state.interrupt.signal.aborted) return state.interrupt.abort();
+    out.notice("interrupted");
+    io.exit?.(EXIT_INTERRUPTED);
+  });
+
+  const run: Run = async (def, values, flags) => {
+    // `-o` is a format where the command declares the shared one (export's -o is a file).
+    const asked = def.args.output === outputArgs.output ? (values.output as Format | undefined) : undefined;
+    const format = asked ?? (flags.json ? "json" : "table");
+    out = new Output(io, { format, color: flags.color !== false && !io.env.NO_COLOR, quiet: Boolean(flags.quiet) });
+    await out.init();
+    // The parser filled `values` from the same declarations that type the handler.
+    const args = values as ArgsOf<ArgDefs>;
+    await def.handler(args, createContext(def, args, io, out, flags, state, argv));
+  };
+
+  try {
+    // The completion helper takes the typed words raw: `--fi` is a word to complete there.
+    const complete = argv[0] === "__complete" ? COMMANDS.find((c) => c.command === "__complete") : undefined;
+    if (complete) await run(complete, { words: argv.slice(1) }, {});
+    else await buildProgram(io, run, argv).parseAsync(argv, { from: "user" });
+  } catch (err) {
+    state.exitCode = report(err, out, io);
+  } finally {
+    await state.service?.close().catch(() => undefined);
+    stopListening?.();
+  }
+  return state.exitCode;
+}
+
+function report(err: unknown, out: Output, io: CliIO): number {
   if (err instanceof CommanderError) {
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return ExitCode.ok;
     // Help shown because a subcommand is missing (`ddsctl models`) is a usage error;
@@ -101,14 +122,20 @@ function report(err: unknown, out: Output): number {
     // Commander has already written its message.
     return ExitCode.usage;
   }
+  if (isPipeClosed(err)) return ExitCode.ok;
+  if (isPromptInterrupt(err)) {
+    out.notice("interrupted");
+    return EXIT_INTERRUPTED;
+  }
+  const debug = io.env.DDS_DEBUG === "1";
   if (isDdsError(err)) {
     out.error(err.toProblem());
-    if (process.env.DDS_DEBUG === "1" && err.stack) process.stderr.write(`${err.stack}\n`);
+    if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
     return err.exitCode;
   }
   const e = err as Error;
   const wrapped = new DdsError("internal_error", `unexpected error: ${e?.message ?? String(err)} (set DDS_DEBUG=1 for details)`);
   out.error(wrapped.toProblem());
-  if (process.env.DDS_DEBUG === "1" && e?.stack) process.stderr.write(`${e.stack}\n`);
+  if (debug && e?.stack) io.stderr.write(`${e.stack}\n`);
   return ExitCode.failure;
 }

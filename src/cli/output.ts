@@ -1,8 +1,14 @@
 import type { Problem } from "../contract/errors.js";
+import type { OutStream } from "./core/io.js";
+import { resourceNames } from "./output/resource-names.js";
+import { layoutTable, tsvEscape, type Cell } from "./output/table-layout.js";
+
+/** How results are printed: a table (the default), or `-o json|yaml|wide|name`. */
+export type Format = "table" | "json" | "yaml" | "wide" | "name";
 
 /** How the user asked for output. */
 export interface OutputOptions {
-  json: boolean;
+  format: Format;
   color: boolean;
   quiet: boolean;
 }
@@ -13,31 +19,47 @@ export interface Column<T> {
   get: (row: T) => unknown;
   /** Colour a cell (TTY only). */
   style?: (text: string, row: T) => string;
+  /** Shown only with `-o wide`. */
+  wide?: boolean;
+}
+
+/** The streams an Output writes to. */
+export interface OutputStreams {
+  stdout: OutStream;
+  stderr: OutStream;
 }
 
 type Chalk = typeof import("chalk").default;
+type Yaml = typeof import("yaml");
+
+const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
 
 /**
  * The one place that writes to the terminal. Results go to stdout; messages, progress,
- * hints and errors go to stderr. Tables and colour appear only on a TTY and never under
- * NO_COLOR or --no-color; --json prints exactly the API's JSON.
+ * hints and errors go to stderr. Colour appears only on a TTY and never under NO_COLOR or
+ * --no-color. Structured formats print exactly the API's body (json), the same as YAML,
+ * or one `kind/name` line per resource.
  */
 export class Output {
-  readonly options: OutputOptions;
-  readonly stdoutTTY = Boolean(process.stdout.isTTY);
-  readonly stderrTTY = Boolean(process.stderr.isTTY);
+  readonly options: OutputOptions & { json: boolean };
+  readonly stdoutTTY: boolean;
+  readonly stderrTTY: boolean;
   private chalk?: Chalk;
+  private yaml?: Yaml;
+  private readonly streams: OutputStreams;
 
-  constructor(options: OutputOptions) {
-    this.options = options;
+  constructor(streams: OutputStreams, options: OutputOptions) {
+    this.streams = streams;
+    // `json` means "print the body, not a rendering": every structured format.
+    this.options = { ...options, json: options.format === "json" || options.format === "yaml" || options.format === "name" };
+    this.stdoutTTY = Boolean(streams.stdout.isTTY);
+    this.stderrTTY = Boolean(streams.stderr.isTTY);
   }
 
-  /** Loads chalk only when colour is wanted, keeping start-up fast. */
+  /** Loads chalk and yaml only when this run needs them, keeping start-up fast. */
   async init(): Promise<void> {
-    if (this.options.color && (this.stdoutTTY || this.stderrTTY)) {
-      const { default: chalk } = await import("chalk");
-      this.chalk = chalk;
-    }
+    if (this.options.color && (this.stdoutTTY || this.stderrTTY)) this.chalk = (await import("chalk")).default;
+    if (this.options.format === "yaml") this.yaml = await import("yaml");
   }
 
   /** Colour helpers that are identity functions when colour is off. */
@@ -54,45 +76,60 @@ export class Output {
     };
   }
 
-  /** Writes a JSON document to stdout (pretty on a TTY, one line otherwise? no: always pretty, stable). */
+  /** Writes a result body in the structured format asked for (JSON unless -o yaml|name). */
   json(value: unknown): void {
-    process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    if (this.options.format === "yaml" && this.yaml) return this.write(this.yaml.stringify(value, { aliasDuplicateObjects: false }));
+    if (this.options.format === "name") {
+      for (const name of resourceNames(value)) this.line(name);
+      return;
+    }
+    this.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
   /** Writes a line of result text to stdout. */
   line(text = ""): void {
-    process.stdout.write(`${text}\n`);
+    this.write(`${text}\n`);
+  }
+
+  /** Writes raw result text to stdout. */
+  write(text: string): void {
+    if (!this.streams.stdout.writableEnded && !this.streams.stdout.destroyed) this.streams.stdout.write(text);
   }
 
   /** Writes an informational message to stderr (suppressed by --quiet). */
   info(text: string): void {
-    if (!this.options.quiet) process.stderr.write(`${text}\n`);
+    if (!this.options.quiet) this.streams.stderr.write(`${text}\n`);
+  }
+
+  /** Writes a line to stderr that --quiet does not silence (why a command stopped). */
+  notice(text: string): void {
+    this.streams.stderr.write(`${text}\n`);
   }
 
   /** Writes a warning to stderr (always shown). */
   warn(text: string): void {
-    process.stderr.write(`${this.c.yellow("warning:")} ${text}\n`);
+    this.streams.stderr.write(`${this.c.yellow("warning:")} ${text}\n`);
   }
 
   /** Writes raw progress text to stderr without a newline (TTY progress bars). */
   progress(text: string): void {
-    if (this.stderrTTY && !this.options.quiet) process.stderr.write(text);
+    if (this.stderrTTY && !this.options.quiet) this.streams.stderr.write(text);
   }
 
   /**
    * The stream a progress bar (cli-progress) may draw on: stderr when it is a TTY and
    * --quiet is off, else undefined (no bar at all, so logs and pipes stay clean).
    */
-  progressStream(): NodeJS.WriteStream | undefined {
-    return this.stderrTTY && !this.options.quiet ? process.stderr : undefined;
+  progressStream(): OutStream | undefined {
+    return this.stderrTTY && !this.options.quiet ? this.streams.stderr : undefined;
   }
 
   /**
    * stdout as a stream, for results too large to build in memory (an `export` of NDJSON):
    * callers honour its backpressure instead of queueing writes.
    */
-  resultStream(): NodeJS.WriteStream {
-    return process.stdout;
+  resultStream(): OutStream {
+    return this.streams.stdout;
   }
 
   /**
@@ -100,40 +137,45 @@ export class Output {
    * On a TTY the per-path problems follow, indented, so people see every one.
    */
   error(problem: Problem, hint?: string): void {
-    if (this.options.json) {
-      process.stderr.write(`${JSON.stringify(problem)}\n`);
+    const err = this.streams.stderr;
+    if (this.options.format === "json") {
+      err.write(`${JSON.stringify(problem)}\n`);
       return;
     }
-    process.stderr.write(`${this.c.red("error:")} ${problem.detail}\n`);
+    err.write(`${this.c.red("error:")} ${problem.detail}\n`);
     if (this.stderrTTY && problem.errors && problem.errors.length > 1) {
-      for (const e of problem.errors) process.stderr.write(`  ${this.c.dim(e.path || "(body)")}: ${e.message}\n`);
+      for (const e of problem.errors) err.write(`  ${this.c.dim(e.path || "(body)")}: ${e.message}\n`);
     }
-    if (hint && this.stderrTTY) process.stderr.write(`${this.c.dim(hint)}\n`);
+    if (hint && this.stderrTTY) err.write(`${this.c.dim(hint)}\n`);
   }
 
-  /** Renders rows as a table on a TTY, or as tab-separated lines with a header otherwise. */
-  async table<T>(rows: T[], columns: Column<T>[]): Promise<void> {
-    const cell = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
+  /**
+   * Renders rows: on a TTY a borderless table cut to the terminal's width (`-o wide`: every
+   * column, nothing cut); otherwise TSV with a header line and escaped cells, so one row is
+   * always one line. `empty` names the rows for the one-line message an empty list gets.
+   */
+  table<T>(rows: T[], columns: Column<T>[], empty?: string): void {
+    if (rows.length === 0 && empty !== undefined) return this.info(`no ${empty} found`);
+    const wide = this.options.format === "wide";
+    const shown = columns.filter((c) => wide || !c.wide);
     if (!this.stdoutTTY) {
-      this.line(columns.map((c) => c.header).join("\t"));
-      for (const r of rows) this.line(columns.map((c) => cell(c.get(r))).join("\t"));
+      this.line(shown.map((c) => c.header).join("\t"));
+      for (const r of rows) this.line(shown.map((c) => tsvEscape(text(c.get(r)))).join("\t"));
       return;
     }
-    const { default: Table } = await import("cli-table3");
-    const table = new Table({
-      head: columns.map((c) => this.c.bold(c.header)),
-      style: { head: [], border: this.chalk ? ["grey"] : [] },
-    });
-    for (const r of rows) table.push(columns.map((c) => (c.style ? c.style(cell(c.get(r)), r) : cell(c.get(r)))));
-    this.line(table.toString());
+    const headers: Cell[] = shown.map((c) => ({ text: c.header, style: this.c.bold }));
+    // Newlines and tabs inside a value would break the row: show them escaped.
+    const cells = rows.map((r) => shown.map((c): Cell => ({ text: tsvEscape(text(c.get(r))), style: c.style ? (t) => c.style!(t, r) : undefined })));
+    const width = wide ? undefined : (this.streams.stdout.columns ?? 80);
+    for (const l of layoutTable(headers, cells, width)) this.line(l);
   }
 
   /** Renders one object as aligned `key: value` lines. */
   fields(pairs: [string, unknown][]): void {
     const width = Math.max(...pairs.map(([k]) => k.length));
     for (const [k, v] of pairs) {
-      const text = v === null || v === undefined ? "-" : typeof v === "object" ? JSON.stringify(v) : String(v);
-      this.line(`${this.c.dim(`${k}:`.padEnd(width + 1))} ${text}`);
+      const value = v === null || v === undefined ? "-" : typeof v === "object" ? JSON.stringify(v) : String(v);
+      this.line(`${this.c.dim(`${k}:`.padEnd(width + 1))} ${value}`);
     }
   }
 }

@@ -1,4 +1,4 @@
-import type { CommandSpec } from "./command.js";
+import type { CommandDefinition } from "./core/define-command.js";
 import apply from "./commands/apply/apply.js";
 import demo from "./commands/demo/demo.js";
 import seed from "./commands/seed/seed.js";
@@ -56,30 +56,21 @@ import webhooksGet from "./commands/webhooks/get.js";
 import webhooksList from "./commands/webhooks/list.js";
 import migrate from "./commands/migrate/migrate.js";
 import serve from "./commands/serve/serve.js";
+import studio from "./commands/studio/studio.js";
 import tokensCreate from "./commands/tokens/create.js";
 import tokensList from "./commands/tokens/list.js";
 import tokensRevoke from "./commands/tokens/revoke.js";
+import secretsRotate from "./commands/secrets/rotate.js";
 import importCommand from "./commands/import/import.js";
 import exportCommand from "./commands/export/export.js";
+import completion from "./commands/completion/completion.js";
+import complete from "./commands/completion/complete.js";
 
-/** Descriptions of the command groups. */
-export const NOUNS: Record<string, string> = {
-  models: "models: schemas with fields, identity and relationships",
-  fields: "fields of models, by model and name or by fieldId",
-  contexts: "decisioning contexts: the boundary around one decision",
-  contributions: "evidence: field values from a source, bound to a record at ingest",
-  records: "resolved records: one value per field, with lineage and issues",
-  relationships: "links between records of a context (read and remove)",
-  rules: "rules: JSON Logic checks evaluated against every applicable context",
-  evaluations: "rule outcomes per context, with freshness",
-  pipeline: "the resolution pipeline: run it now or see what is stale",
-  webhooks: "webhooks: signed event deliveries to your endpoints, with retries",
-  tokens: "API tokens for ddsctl serve (managed on the database, never over HTTP)",
-  profiles: "saved targets (a local database or a remote service) in ~/.config/ddsctl/config.json",
-};
-
-/** Every command, in the order --help lists them. */
-export const COMMANDS: CommandSpec[] = [
+/**
+ * Every command, in the order --help lists them. A new command is one file and one line
+ * here (`migrate`, `studio` and `secrets rotate` join the same way).
+ */
+export const COMMANDS: CommandDefinition[] = [
   modelsCreate,
   modelsList,
   modelsGet,
@@ -124,9 +115,11 @@ export const COMMANDS: CommandSpec[] = [
   webhooksDeliveries,
   serve,
   migrate,
+  studio,
   tokensCreate,
   tokensList,
   tokensRevoke,
+  secretsRotate,
   rulesEval,
   rulesTest,
   rulesDeps,
@@ -143,4 +136,6 @@ export const COMMANDS: CommandSpec[] = [
   profilesRemove,
   importCommand,
   exportCommand,
+  completion,
+  complete,
 ];

@@ -1,6 +1,7 @@
 import { errors } from "../contract/errors.js";
 import { isPostgresUrl, redactUrl } from "../engine/store/location.js";
 import { readConfig } from "./config.js";
+import type { Env } from "./core/io.js";
 
 /**
  * Where commands run: in-process on a database (`db`: a SQLite path or a `postgres://`
@@ -23,11 +24,12 @@ export interface TargetFlags {
 export const DEFAULT_DB = ".dds/dds.db";
 
 /**
- * Resolves the target with this precedence: flags (`--database`, `--local`, `--remote`) >
- * environment (DDS_DATABASE_URL, DDS_DB, DDS_BASE_URL, DDS_API_TOKEN, DDS_PROFILE) > the
- * config's current profile > the local `./.dds/dds.db`.
+ * Resolves the target with the documented precedence (docs/cli.md, "Targets"): flags
+ * (`--database`, `--local`, `--remote`) > environment (DDS_DATABASE_URL, DDS_DB,
+ * DDS_BASE_URL, DDS_API_TOKEN, DDS_PROFILE) > the config's current profile > the local
+ * `./.dds/dds.db`. Each source is one step below, in that order.
  */
-export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = process.env): Target {
+export function resolveTarget(flags: TargetFlags, env: Env): Target {
   const given = [flags.database !== undefined && "--database", flags.local !== undefined && "--local", flags.remote !== undefined && "--remote"].filter(Boolean);
   if (given.length > 1) throw errors.usage(`${given.join(" and ")} cannot be used together`);
   const token = flags.token ?? env.DDS_API_TOKEN;
@@ -46,7 +48,7 @@ export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = proce
     if (env.DDS_DB) return { mode: "local", db: env.DDS_DB, workspace: "default", source: "DDS_DB" };
     if (env.DDS_BASE_URL) return { mode: "remote", baseUrl: env.DDS_BASE_URL, token, source: "DDS_BASE_URL" };
   }
-  const config = readConfig();
+  const config = readConfig(env);
   const name = profileName ?? config.current;
   if (name) {
     const profile = config.profiles[name];

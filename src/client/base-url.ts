@@ -1,7 +1,7 @@
 import { errors } from "../contract/errors.js";
 
 /**
- * Normalises a `--remote` URL to the API base (SPEC.md §2: `http://host:port/v1`). A URL
+ * Normalises a `--remote` URL to the API base (docs/rest-api.md: `http://host:port/v1`). A URL
  * without a path gets `/v1` appended, so `http://127.0.0.1:8080` works too; a trailing
  * slash is dropped.
  */

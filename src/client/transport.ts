@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Pool } from "undici";
 import { DdsError, type Problem } from "../contract/errors.js";
-import type { HttpMethod } from "../contract/routes.js";
+import type { RequestSpec } from "./route-client.js";
 
 /** Options of the HTTP transport. */
 export interface TransportOptions {
@@ -18,15 +18,6 @@ export interface TransportOptions {
   timeoutMs?: number;
 }
 
-/** One request: path relative to the base, optional query and JSON body. */
-export interface RequestSpec {
-  method: HttpMethod;
-  path: string;
-  query?: URLSearchParams;
-  body?: unknown;
-  /** The caller's key for a write (default: a new UUID per call). */
-  idempotencyKey?: string;
-}
 
 /** Errors after which the request may never have reached the server's handler. */
 const RESET_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED"]);

@@ -14,3 +14,10 @@ export const RULE_CATEGORIES = ["eligibility", "affordability", "credit", "fraud
 export const RULE_SEVERITIES = ["low", "medium", "high", "critical"] as const;
 export const RULE_STATUSES = ["active", "inactive"] as const;
 export const WEBHOOK_EVENTS = ["context.stale", "context.resolved", "context.status_changed", "evaluation.changed"] as const;
+
+/**
+ * Names that would collide with JavaScript object internals when used as keys or path
+ * segments; rejected everywhere a name becomes a key. Here rather than beside the schemas
+ * so pure code (the rule evaluator, which the studio's page also bundles) needs no zod.
+ */
+export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);

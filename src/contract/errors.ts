@@ -1,7 +1,7 @@
 /**
  * The one error family of ddsctl. Every failure that crosses a boundary (engine → CLI,
  * server → HTTP, HTTP → client) is a DdsError with a stable `code`, the HTTP `status` of
- * SPEC.md §2 and the CLI exit code of SPEC.md §5.
+ * docs/rest-api.md and the CLI exit code of docs/cli.md.
  */
 
 /** One problem inside a 422/400 answer: where (`path`) and what (`message`). */
@@ -10,7 +10,7 @@ export interface ProblemDetail {
   message: string;
 }
 
-/** Stable, machine-readable error codes (SPEC.md §2). */
+/** Stable, machine-readable error codes (docs/rest-api.md). */
 export type ErrorCode =
   | "invalid_request"
   | "bulk_limit_exceeded"
@@ -69,7 +69,7 @@ const TITLE: Record<number, string> = {
   503: "Service Unavailable",
 };
 
-/** CLI exit codes of SPEC.md §5. */
+/** CLI exit codes of docs/cli.md. */
 export const ExitCode = {
   ok: 0,
   failure: 1,
@@ -135,7 +135,11 @@ export class DdsError extends Error {
 
 /** Type guard for DdsError (also across module copies, by shape). */
 export function isDdsError(value: unknown): value is DdsError {
-  return value instanceof DdsError;
+  if (value instanceof DdsError) return true;
+  // Another copy of this module (the bundled CLI loads the server and the studio from
+  // dist/) makes errors of another class with the same shape and methods.
+  const e = value as Partial<DdsError> | null;
+  return value instanceof Error && e?.name === "DdsError" && typeof e.code === "string" && typeof e.toProblem === "function";
 }
 
 /** Factories, one per situation, so call sites read as sentences. */

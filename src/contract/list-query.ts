@@ -1,6 +1,18 @@
+import {
+  CONTEXT_STATUSES,
+  CONTRIBUTION_STATUSES,
+  FIELD_TYPES,
+  FRESHNESS,
+  MODEL_STATUSES,
+  RULE_CATEGORIES,
+  RULE_SEVERITIES,
+  RULE_STATUSES,
+  SOURCE_TYPES,
+  WEBHOOK_EVENTS,
+} from "./constants.js";
 import { errors } from "./errors.js";
 
-/** Filter operators of SPEC.md §2. */
+/** Filter operators (docs/rest-api.md, "Lists"). */
 export const FILTER_OPS = ["eq", "ne", "gt", "gte", "lt", "lte", "in", "contains"] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
 
@@ -29,13 +41,22 @@ export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
 
 /**
+ * What a filter value must be: an id, a timestamp, an integer, true/false, one of a set
+ * of values, or any text. Checked before a query runs, so `status=actve` or
+ * `createdAt>=yesterday` is a 400 that says what is allowed instead of an empty list.
+ */
+export type ValueKind = "uuid" | "timestamp" | "integer" | "boolean" | "text" | readonly string[];
+
+/**
  * Which fields a list accepts in `filter[...]` and `sort`. A field ending in `.*`
- * admits any dotted key below it (`metadata.*` admits `metadata.region`).
+ * admits any dotted key below it (`metadata.*` admits `metadata.region`). `kinds` gives
+ * the value kind of a filter field (text when absent).
  */
 export interface ListSpec {
   filters: readonly string[];
   sorts: readonly string[];
   defaultSort: readonly SortKey[];
+  kinds?: Readonly<Record<string, ValueKind>>;
 }
 
 const FILTER_KEY = /^filter\[([^\]]+)\]\[([^\]]+)\]$/;
@@ -53,7 +74,9 @@ export function parseListQuery(params: URLSearchParams, extraKeys: readonly stri
     } else if (key === "cursor") {
       query.cursor = value;
     } else if (key === "sort") {
-      query.sort = parseSort(value);
+      // Repeated sort parameters add keys (`sort=a&sort=-b` is `sort=a,-b`), as generated
+      // clients send arrays by default.
+      query.sort = [...query.sort!, ...parseSort(value)];
     } else {
       const m = FILTER_KEY.exec(key) ?? FILTER_KEY_SHORT.exec(key);
       if (m) {
@@ -108,12 +131,45 @@ export function isAllowedField(allowed: readonly string[], field: string): boole
   );
 }
 
-/** Rejects (400) filter and sort fields the list does not document. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Why `value` is not of `kind`, or undefined when it is. */
+function valueProblem(kind: ValueKind, value: string): string | undefined {
+  if (typeof kind !== "string") return kind.includes(value) ? undefined : `one of ${kind.join(", ")}`;
+  switch (kind) {
+    case "uuid":
+      return UUID.test(value) ? undefined : "an id (a UUID)";
+    case "timestamp":
+      return ISO_TIME.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : "an ISO 8601 date or time, e.g. 2026-01-31 or 2026-01-31T12:00:00Z";
+    case "integer":
+      return /^-?\d+$/.test(value) ? undefined : "an integer";
+    case "boolean":
+      return value === "true" || value === "false" ? undefined : "true or false";
+    case "text":
+      return undefined;
+  }
+}
+
+/** Rejects (400) a filter value that cannot match its field: a typo, not an empty list. */
+export function checkFilterValue(spec: ListSpec, clause: FilterClause): void {
+  const kind = spec.kinds?.[clause.field];
+  if (!kind || kind === "text") return;
+  if (clause.op === "contains") return;
+  const values = clause.op === "in" ? clause.value.split(",") : [clause.value];
+  for (const value of values) {
+    const expected = valueProblem(kind, value);
+    if (expected) throw errors.invalid(`filter ${clause.field}: "${value}" is not valid; use ${expected}`);
+  }
+}
+
+/** Rejects (400) filter and sort fields the list does not document, and values their field cannot hold. */
 export function checkListQuery(spec: ListSpec, query: ListQuery | undefined): void {
   for (const f of query?.filters ?? []) {
     if (!isAllowedField(spec.filters, f.field)) {
       throw errors.invalid(`unknown filter field "${f.field}"; filterable: ${spec.filters.join(", ")}`);
     }
+    checkFilterValue(spec, f);
   }
   for (const s of query?.sort ?? []) {
     if (!isAllowedField(spec.sorts, s.field)) {
@@ -124,32 +180,69 @@ export function checkListQuery(spec: ListSpec, query: ListQuery | undefined): vo
 
 const ts = ["createdAt", "updatedAt"] as const;
 const byCreated: SortKey[] = [{ field: "createdAt", desc: false }];
+const times = { createdAt: "timestamp", updatedAt: "timestamp" } as const;
 
-/** The documented filter and sort fields of each list. */
+/** The documented filter and sort fields of each list, with the kind of each filter's value. */
 export const LIST_SPECS = {
-  models: { filters: ["name", "status", "version", ...ts], sorts: ["name", "status", "version", ...ts], defaultSort: byCreated },
-  fields: { filters: ["modelId", "name", "type", "required", ...ts], sorts: ["name", "type", ...ts], defaultSort: byCreated },
+  models: {
+    filters: ["name", "status", "version", ...ts],
+    sorts: ["name", "status", "version", ...ts],
+    defaultSort: byCreated,
+    kinds: { status: MODEL_STATUSES, version: "integer", ...times },
+  },
+  fields: {
+    filters: ["modelId", "name", "type", "required", ...ts],
+    sorts: ["name", "type", ...ts],
+    defaultSort: byCreated,
+    kinds: { modelId: "uuid", type: FIELD_TYPES, required: "boolean", ...times },
+  },
   contexts: {
     filters: ["name", "type", "status", "freshness", "metadata.*", "resolvedAt", ...ts],
     sorts: ["name", "type", "status", "freshness", "resolvedAt", ...ts],
     defaultSort: byCreated,
+    kinds: { status: CONTEXT_STATUSES, freshness: FRESHNESS, resolvedAt: "timestamp", ...times },
   },
-  records: { filters: ["contextId", "modelId", "freshness", ...ts], sorts: [...ts], defaultSort: byCreated },
+  records: {
+    filters: ["contextId", "modelId", "freshness", ...ts],
+    sorts: [...ts],
+    defaultSort: byCreated,
+    kinds: { contextId: "uuid", modelId: "uuid", freshness: FRESHNESS, ...times },
+  },
   contributions: {
     filters: ["contextId", "modelId", "recordId", "sourceId", "sourceType", "status", "receivedAt"],
     sorts: ["receivedAt"],
     defaultSort: [{ field: "receivedAt", desc: false }],
+    kinds: { contextId: "uuid", modelId: "uuid", recordId: "uuid", sourceType: SOURCE_TYPES, status: CONTRIBUTION_STATUSES, receivedAt: "timestamp" },
   },
   rules: {
     filters: ["name", "category", "severity", "status", "version", ...ts],
     sorts: ["name", "category", "severity", "status", "version", ...ts],
     defaultSort: byCreated,
+    kinds: { category: RULE_CATEGORIES, severity: RULE_SEVERITIES, status: RULE_STATUSES, version: "integer", ...times },
   },
   evaluations: {
     filters: ["ruleId", "contextId", "freshness", "outcome", "rule.name", "rule.severity", "rule.category", "ruleVersion", "computedAt"],
     sorts: ["computedAt", "rule.name", "rule.severity", "rule.category", "outcome"],
     defaultSort: [{ field: "computedAt", desc: false }],
+    kinds: {
+      ruleId: "uuid",
+      contextId: "uuid",
+      freshness: FRESHNESS,
+      outcome: "boolean",
+      "rule.severity": RULE_SEVERITIES,
+      "rule.category": RULE_CATEGORIES,
+      ruleVersion: "integer",
+      computedAt: "timestamp",
+    },
   },
-  webhooks: { filters: ["url", "createdAt"], sorts: ["createdAt"], defaultSort: byCreated },
-  deliveries: { filters: ["status", "eventType", "createdAt"], sorts: ["createdAt"], defaultSort: byCreated },
+  webhooks: { filters: ["url", "createdAt"], sorts: ["createdAt"], defaultSort: byCreated, kinds: { createdAt: "timestamp" } },
+  deliveries: {
+    filters: ["status", "eventType", "createdAt"],
+    sorts: ["createdAt"],
+    defaultSort: byCreated,
+    kinds: { status: ["pending", "delivered", "failed"], eventType: WEBHOOK_EVENTS, createdAt: "timestamp" },
+  },
 } satisfies Record<string, ListSpec>;
+
+/** The name of a list in LIST_SPECS. */
+export type ListName = keyof typeof LIST_SPECS;

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { errors, type ProblemDetail } from "./errors.js";
+import { assertJsonValue } from "./json-limits.js";
 
 /** Turns zod issues into the `errors` list of a problem body. */
 export function zodProblems(error: z.ZodError): ProblemDetail[] {
@@ -14,9 +15,13 @@ export function zodProblems(error: z.ZodError): ProblemDetail[] {
 
 /**
  * Validates a request body against its schema, throwing a 400 `invalid_request` that
- * lists every problem (shape errors are 400; data that breaks a model is 422).
+ * lists every problem (shape errors are 400; data that breaks a model is 422). The JSON
+ * limits of json-limits.ts are checked first (422 `validation_failed`).
  */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown, what = "request body"): z.infer<T> {
+  // Before zod walks it (recursively, dropping `__proto__` keys on the way): 422 for what
+  // no schema may see (too deep, forbidden keys, numbers JSON cannot carry).
+  assertJsonValue(body, what);
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw errors.invalid(`${what} must be a JSON object`);
   }

@@ -19,7 +19,7 @@ import type { DdsService } from "./service.js";
 /** HTTP methods the API uses. */
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
-/** Token scopes (SPEC.md §2): `write` implies `read`, `admin` implies `write`. */
+/** Token scopes (docs/rest-api.md): `write` implies `read`, `admin` implies `write`. */
 export type Scope = "read" | "write" | "admin";
 
 /** The service operations reachable over REST (the pipeline drain is not a resource). */
@@ -56,6 +56,8 @@ export interface RouteSpec {
   bulk?: boolean;
   /** The operation takes WriteOptions (`{idempotencyKey}`) after its body. */
   writeOptions?: boolean;
+  /** The success answer carries a secret (shown once): a replay copy is stored encrypted. */
+  secret?: boolean;
 }
 
 /** What `GET /pipeline/status` answers (the contract's PipelineStatus). */
@@ -72,7 +74,7 @@ const dataOf = (item: z.ZodType) => z.object({ data: z.array(item) });
 
 export const { RuleEvaluationRequestSchema, RuleEvaluationResultSchema } = S;
 
-type Extra = Partial<Pick<RouteSpec, "body" | "response" | "created" | "bulk" | "writeOptions" | "query" | "status">>;
+type Extra = Partial<Pick<RouteSpec, "body" | "response" | "created" | "bulk" | "writeOptions" | "query" | "status" | "secret">>;
 
 function route(tag: string, scope: Scope, operation: Operation, method: HttpMethod, path: string, summary: string, extra: Extra = {}): RouteSpec {
   const status = extra.status ?? (method === "DELETE" && !extra.bulk ? 204 : extra.created ? 201 : 200);
@@ -121,6 +123,7 @@ export const ROUTES: readonly RouteSpec[] = [
 
   route("relationships", "read", "listRelationships", "GET", "/records/{recordId}/relationships", "list a record's links", { response: dataOf(S.RelationshipLink) }),
   route("relationships", "read", "listRelatedRecords", "GET", "/records/{recordId}/relationships/{relationshipName}", "records linked through one relationship", { response: dataOf(S.RecordSchema) }),
+  route("relationships", "read", "listContextRelationships", "GET", "/contexts/{contextId}/relationships", "every link between a context's records, removed ones included", { response: dataOf(S.ContextLink) }),
   route("relationships", "write", "removeRelationship", "DELETE", "/records/{recordId}/relationships/{relationshipName}/{targetRecordId}", "remove one link"),
 
   route("rules", "admin", "createRule", "POST", "/rules", "create a rule", { body: S.RuleCreate, response: S.Rule, created: created("rules", "ruleId") }),
@@ -138,7 +141,7 @@ export const ROUTES: readonly RouteSpec[] = [
   route("evaluations", "read", "getContextEvaluation", "GET", "/contexts/{contextId}/evaluations/{ruleId}", "one rule's evaluation in a context", { response: S.Evaluation }),
   route("evaluations", "read", "listRuleEvaluations", "GET", "/rules/{ruleId}/evaluations", "evaluations of a rule across contexts", { query: list("evaluations"), response: S.listEnvelope(S.Evaluation) }),
 
-  route("webhooks", "admin", "createWebhook", "POST", "/webhooks", "subscribe to events (the secret is shown once)", { body: S.WebhookCreate, response: S.Webhook, created: created("webhooks", "webhookId") }),
+  route("webhooks", "admin", "createWebhook", "POST", "/webhooks", "subscribe to events (the secret is shown once)", { body: S.WebhookCreate, response: S.Webhook, created: created("webhooks", "webhookId"), secret: true }),
   route("webhooks", "read", "listWebhooks", "GET", "/webhooks", "list subscriptions", { query: list("webhooks"), response: S.listEnvelope(S.Webhook) }),
   route("webhooks", "read", "getWebhook", "GET", "/webhooks/{webhookId}", "get a subscription", { response: S.Webhook }),
   route("webhooks", "admin", "deleteWebhook", "DELETE", "/webhooks/{webhookId}", "delete a subscription"),
@@ -147,10 +150,7 @@ export const ROUTES: readonly RouteSpec[] = [
   route("pipeline", "read", "pipelineStatus", "GET", "/pipeline/status", "count contexts by freshness (extension)", { response: PipelineStatusSchema }),
 ];
 
-/** The `{param}` names of a path, in order. */
-export function pathParams(path: string): string[] {
-  return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-}
+export { pathParams } from "./path-params.js";
 
 /** The route of an operation (every REST operation has exactly one). */
 export function routeOf(operation: Operation): RouteSpec {

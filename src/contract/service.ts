@@ -23,6 +23,7 @@ import type {
   RecordUpdate,
   RecordUpdateItem,
   RelationshipLink,
+  ContextLink,
   Rule,
   RuleCreate,
   RulePatch,
@@ -89,7 +90,7 @@ export interface RuleEvaluationResult {
 }
 
 /**
- * The whole service of the interface document and SPEC.md. Implemented by the local
+ * The whole service of the interface document and docs/. Implemented by the local
  * engine (`src/engine`) and by the HTTP client (`src/client`); the server adapts REST to
  * it. Every method validates its input and throws DdsError on failure.
  */
@@ -140,6 +141,8 @@ export interface DdsService {
   listRelationships(recordId: string): Promise<{ data: RelationshipLink[] }>;
   listRelatedRecords(recordId: string, relationshipName: string): Promise<{ data: DdsRecord[] }>;
   removeRelationship(recordId: string, relationshipName: string, targetRecordId: string): Promise<void>;
+  /** Every link between the context's records, removed ones included (the case's record graph). */
+  listContextRelationships(contextId: string): Promise<{ data: ContextLink[] }>;
 
   // Rules
   createRule(body: RuleCreate): Promise<Rule>;

@@ -13,6 +13,7 @@ import { createRecordService } from "./evidence/record-service.js";
 import { createFieldService } from "./models/field-service.js";
 import { createModelService } from "./models/model-service.js";
 import { createPipeline, type Pipeline, type PipelineOptions } from "./pipeline/worker.js";
+import { createContextLinkService } from "./relationships/context-links.js";
 import { createRelationshipService } from "./relationships/relationship-service.js";
 import { openDatabase, openStore, type OpenDatabaseOptions } from "./store/db.js";
 import { createReplayRepo } from "./store/replay-repo.js";
@@ -114,6 +115,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     ...createContributionService(ctx, deps),
     ...createRecordService(ctx, deps),
     ...createRelationshipService(ctx, deps),
+    ...createContextLinkService(ctx),
     ...createRuleService(ctx, async (s) => markStale(s, await s.pipeline.contextsOfWorkspace(workspace))),
     ...createEvaluationService(ctx),
     ...createDraftEvaluation(ctx),

@@ -1,6 +1,6 @@
 import { errors } from "../contract/errors.js";
 
-/** Allowed lifecycle moves, from → to (the interface's tables plus SPEC.md). */
+/** Allowed lifecycle moves, from → to (the interface's tables plus docs/resources.md). */
 const MODEL_MOVES: Record<string, string[]> = { draft: ["active"], active: ["archived"], archived: [] };
 const CONTEXT_MOVES: Record<string, string[]> = {
   active: ["completed"],

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { randomUUID } from "node:crypto";
+import { ClientAbortedError } from "./body.js";
 import type { Activity, LogFn, ServerEnv } from "./types.js";
 
 const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"]);
@@ -22,6 +23,8 @@ export interface AccessEntry {
   workspace?: string;
   requestId: string;
   error?: string;
+  /** The client went away before its request was read (logged instead of a status). */
+  aborted?: boolean;
 }
 
 /** One access-log line, the same for the app and the read lane. */
@@ -30,7 +33,7 @@ export function accessLine(e: AccessEntry): string {
     time: new Date().toISOString(),
     method: e.method,
     path: e.path,
-    status: e.status,
+    ...(e.aborted ? { aborted: true } : { status: e.status }),
     ms: Math.round((performance.now() - e.started) * 10) / 10,
   };
   if (e.workspace) entry.workspace = e.workspace;
@@ -43,9 +46,11 @@ export function accessLine(e: AccessEntry): string {
  * The outermost middleware: request id (a sane `X-Request-Id` from the client, else a
  * new one, echoed back), the write clock the pipeline worker settles on, `Connection:
  * close` once shutdown began, and one JSON access-log line per request. The line never
- * holds the token or the body.
+ * holds the token or the body. `log` (access lines) may be off; a 5xx line, which says
+ * what failed, always goes to `errorLog`. A client that went away mid-request is logged
+ * as `aborted`, not as a failure of the server.
  */
-export function accessLog(activity: Activity, log: LogFn | undefined): MiddlewareHandler<ServerEnv> {
+export function accessLog(activity: Activity, log: LogFn | undefined, errorLog: LogFn | undefined = log): MiddlewareHandler<ServerEnv> {
   return async (c, next) => {
     const started = performance.now();
     const requestId = requestIdOf(c.req.header("x-request-id"));
@@ -58,8 +63,11 @@ export function accessLog(activity: Activity, log: LogFn | undefined): Middlewar
     c.header("X-Request-Id", requestId);
     // While shutting down, ask keep-alive clients to go so the drain can finish.
     if (activity.closing) c.header("Connection", "close");
-    if (!log) return;
-    const error = c.res.status >= 500 && c.error ? c.error.message : undefined;
-    log(accessLine({ method: c.req.method, path: c.req.path, status: c.res.status, started, workspace: c.get("principal")?.workspace, requestId, error }));
+    const aborted = c.error instanceof ClientAbortedError;
+    const failed = c.res.status >= 500 && !aborted;
+    const sink = failed ? errorLog : log;
+    if (!sink) return;
+    const error = failed ? (c.error?.message ?? `status ${c.res.status}`) : undefined;
+    sink(accessLine({ method: c.req.method, path: c.req.path, status: c.res.status, started, workspace: c.get("principal")?.workspace, requestId, error, aborted }));
   };
 }

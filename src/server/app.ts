@@ -4,16 +4,19 @@ import { DdsError, isDdsError } from "../contract/errors.js";
 import { ROUTES } from "../contract/routes.js";
 import { createAuthenticator, type Authenticator } from "../engine/auth/index.js";
 import type { Store } from "../engine/store/store.js";
+import { secretBoxFor } from "../engine/secrets/secret-box.js";
 import { createIdempotencyRepo } from "../engine/store/idempotency-repo.js";
+import { createProcessOwner, type ProcessOwner } from "../engine/store/sqlite/owner-lock.js";
 import { accessLog } from "./access-log.js";
 import { requireToken } from "./auth.js";
-import { readBody } from "./body.js";
+import { ClientAbortedError, readBody } from "./body.js";
 import { createEngineCache, type EngineCache } from "./engines.js";
 import { routeHandler } from "./handler.js";
 import { idempotency, type IdempotencyOptions } from "./idempotency.js";
 import { notFound } from "./not-found.js";
+import { serveDocs } from "./docs.js";
 import { declareRoute, openApiDocument } from "./openapi.js";
-import { errorResponse, internalError } from "./problem.js";
+import { errorResponse, internalError, problemResponse } from "./problem.js";
 import type { Activity, LogFn, ServerEnv } from "./types.js";
 
 /** What the API app is built from. */
@@ -22,17 +25,26 @@ export interface AppOptions {
   activity: Activity;
   /** Access-log sink; undefined silences the log. */
   log?: LogFn;
+  /** Where a 5xx line goes even when the access log is silenced (default: `log`). */
+  errorLog?: LogFn;
   idempotency?: IdempotencyOptions;
   /** Body size limit in bytes (default 10 MB; tests lower it). */
   maxBodyBytes?: number;
   /** Shared with the read lane (created here when absent). */
   auth?: Authenticator;
   engines?: EngineCache;
+  /**
+   * This process's owner lock (marks on running Idempotency-Keys name it); the server
+   * passes its own and releases it at shutdown, else one is taken here.
+   */
+  owner?: ProcessOwner;
 }
 
 /** Maps anything thrown to a problem response; a non-DdsError is a 500 that leaks nothing. */
 function onError(err: Error, c: Parameters<typeof errorResponse>[0]): Response {
   if (isDdsError(err)) return errorResponse(c, err);
+  // Nobody reads this answer; the access log says `aborted`.
+  if (err instanceof ClientAbortedError) return problemResponse(c, { type: "https://ddsctl.dev/problems/client-closed-request", title: "Client Closed Request", status: 499, detail: err.message, code: "client_closed_request" });
   if (err instanceof HTTPException && err.status < 500) return errorResponse(c, new DdsError("invalid_request", err.message));
   if (process.env.DDS_DEBUG === "1") process.stderr.write(`${err.stack ?? err.message}\n`);
   return errorResponse(c, internalError());
@@ -49,9 +61,11 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   const auth = options.auth ?? createAuthenticator(options.store);
   const engines = options.engines ?? createEngineCache(options.store);
   const keys = createIdempotencyRepo(options.store);
-  const idem = idempotency(keys, options.idempotency);
-  const idemKeyedWrite = idempotency(keys, options.idempotency, true);
-  app.use("*", accessLog(options.activity, options.log));
+  // SQLite marks running keys with this process's owner lock; PostgreSQL's marks are
+  // session advisory locks, which need none.
+  const owner = options.owner ?? (options.store.kind === "sqlite" ? createProcessOwner(options.store.location) : undefined);
+  const box = secretBoxFor(options.store);
+  app.use("*", accessLog(options.activity, options.log, options.errorLog ?? options.log));
   // Liveness with the database's reachability (a load balancer takes a node whose database
   // is gone out of rotation); readiness also turns false once shutdown began.
   const database = async () => {
@@ -69,11 +83,12 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   });
   let doc: object | undefined;
   app.get("/v1/openapi.json", (c) => c.json((doc ??= openApiDocument(app))));
+  serveDocs(app);
   for (const route of ROUTES) {
     declareRoute(app, route);
     const path = `/v1${route.path.replace(/\{([^}]+)\}/g, ":$1")}`;
     const chain = [requireToken(route, auth, engines), readBody(route, options.maxBodyBytes)];
-    if (route.method !== "GET") chain.push(route.writeOptions ? idemKeyedWrite : idem);
+    if (route.method !== "GET") chain.push(idempotency(keys, options.idempotency, { engineStores: route.writeOptions, owner, box: route.secret ? box : undefined }));
     app.on([route.method], [path], ...chain, routeHandler(route));
   }
   app.notFound(notFound);

@@ -13,7 +13,7 @@ export function bearerToken(header: string): string | undefined {
 }
 
 /**
- * Bearer authentication and the scope check of one route (SPEC.md §2): missing, invalid
+ * Bearer authentication and the scope check of one route (docs/rest-api.md): missing, invalid
  * or revoked tokens are 401 (the error handler adds `WWW-Authenticate`), a token without
  * the route's scope is 403. On success the request gets its token's workspace engine, so
  * every other workspace's resources are simply not found.

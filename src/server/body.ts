@@ -1,10 +1,22 @@
 import type { MiddlewareHandler } from "hono";
 import { DdsError, errors } from "../contract/errors.js";
+import { assertJsonValue } from "../contract/json-limits.js";
 import type { RouteSpec } from "../contract/routes.js";
 import { MAX_BODY_BYTES } from "../contract/schemas/index.js";
 import type { ServerEnv } from "./types.js";
 
 const MB = MAX_BODY_BYTES / (1024 * 1024);
+
+/**
+ * The client went away (or was cut off by the request time-out) before its body was read:
+ * nobody is left to answer, and it is no failure of the server (logged as aborted).
+ */
+export class ClientAbortedError extends Error {
+  constructor() {
+    super("the client closed the connection before the request body was read");
+    this.name = "ClientAbortedError";
+  }
+}
 
 function tooLarge(route: RouteSpec): DdsError {
   return route.bulk
@@ -13,7 +25,7 @@ function tooLarge(route: RouteSpec): DdsError {
 }
 
 /**
- * Reads the request body as text within the 10 MB limit (SPEC.md §2): a declared
+ * Reads the request body as text within the 10 MB limit (docs/rest-api.md): a declared
  * Content-Length over the limit is refused before reading anything, and a streamed body
  * is counted as it arrives and abandoned as soon as it passes the limit, so an oversized
  * upload is never buffered whole. Over the limit: 413, or 400 bulk_limit_exceeded on bulk
@@ -33,7 +45,14 @@ export function readBody(route: RouteSpec, limit = MAX_BODY_BYTES): MiddlewareHa
     const chunks: Uint8Array[] = [];
     let size = 0;
     for (;;) {
-      const { done, value } = await reader.read();
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        // The only way reading the incoming stream fails: its connection is gone.
+        throw new ClientAbortedError();
+      }
+      const { done, value } = chunk;
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
@@ -51,12 +70,19 @@ export function readBody(route: RouteSpec, limit = MAX_BODY_BYTES): MiddlewareHa
   };
 }
 
-/** Parses the body text: empty is "no body" (undefined); malformed JSON is a 400. */
+/**
+ * Parses the body text: empty is "no body" (undefined); malformed JSON is a 400. The JSON
+ * limits (depth, forbidden keys, numbers JSON cannot carry) are checked at once, before
+ * anything else walks the value: 422 `validation_failed` with the path.
+ */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === "") return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (err) {
     throw errors.invalid(`malformed JSON in the request body: ${(err as Error).message}`);
   }
+  assertJsonValue(value);
+  return value;
 }

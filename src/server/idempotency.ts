@@ -1,26 +1,42 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { createHash } from "node:crypto";
 import { errors } from "../contract/errors.js";
-import type { IdempotencyRepo, StoredResponse } from "../engine/store/idempotency-repo.js";
+import type { SecretBox } from "../engine/secrets/secret-box.js";
+import type { IdempotencyRepo, MarkOwner, StoredResponse } from "../engine/store/idempotency-repo.js";
 import type { ServerEnv } from "./types.js";
 
-/** Idempotency timing (SPEC.md §2 and the interface's Limits). */
+/** Idempotency timing (docs/rest-api.md and the interface's Limits). */
 export interface IdempotencyOptions {
   /** How long a key is kept (default 24 h). */
   ttlMs?: number;
-  /** When a `running` key counts as abandoned by a crashed server (default 60 s). */
+  /**
+   * When a `running` key whose process cannot be told alive or dead counts as abandoned
+   * (default 60 s). A key whose process is known dead is taken over at once.
+   */
   abandonMs?: number;
+}
+
+/** How one route keeps its keys. */
+export interface IdempotencyRouteOptions {
+  /** The engine stores the answer itself (keyed bulk writes take the key). */
+  engineStores?: boolean;
+  /** This process, marked on the keys it runs, and the liveness check of other marks. */
+  owner?: MarkOwner;
+  /** The route's answer carries a secret: its replay copy is stored encrypted. */
+  box?: SecretBox;
 }
 
 /** The retention of keys: 24 hours (the interface's Limits). */
 export const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_KEY_LENGTH = 255;
 
-function replay(stored: StoredResponse): Response {
+function replay(stored: StoredResponse, box: SecretBox | undefined): Response {
   const headers: Record<string, string> = { ...stored.headers, "Idempotent-Replayed": "true" };
   // Rows finished by the engine itself (keyed bulk writes) store no headers.
   if (stored.body !== null && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) headers["Content-Type"] = "application/json";
-  return new Response(stored.body, { status: stored.status, headers });
+  // Any stored body may be sealed (the route's answer carried a secret); open is a no-op otherwise.
+  const body = stored.body !== null && box ? box.open(stored.body, "replay-body") : stored.body;
+  return new Response(body, { status: stored.status, headers });
 }
 
 async function snapshot(c: Context<ServerEnv>): Promise<StoredResponse> {
@@ -34,13 +50,14 @@ async function snapshot(c: Context<ServerEnv>): Promise<StoredResponse> {
 }
 
 /**
- * The Idempotency-Key rules of SPEC.md §2 for write requests: the first request with a
+ * The Idempotency-Key rules of docs/rest-api.md for write requests: the first request with a
  * key runs and its status, body and Location are kept for 24 h; a repeat (whatever its
  * body) gets that response again with `Idempotent-Replayed: true`; a repeat while the
  * first still runs is 409; a 5xx is not kept, so a retry runs again. With `engineStores`
  * (routes whose engine call takes the key), a success is left as the engine stored it.
  */
-export function idempotency(repo: IdempotencyRepo, options: IdempotencyOptions = {}, engineStores = false): MiddlewareHandler<ServerEnv> {
+export function idempotency(repo: IdempotencyRepo, options: IdempotencyOptions = {}, route: IdempotencyRouteOptions = {}): MiddlewareHandler<ServerEnv> {
+  const { engineStores = false, owner, box } = route;
   const ttlMs = options.ttlMs ?? DAY_MS;
   const abandonMs = options.abandonMs ?? 60_000;
   return async (c, next) => {
@@ -49,12 +66,12 @@ export function idempotency(repo: IdempotencyRepo, options: IdempotencyOptions =
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) throw errors.invalid(`Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`);
     const workspace = c.get("principal").workspace;
     const requestHash = createHash("sha256").update(`${c.req.method}\n${c.req.path}\n${c.get("bodyText")}`).digest("hex");
-    const begun = await repo.begin(workspace, key, requestHash, { now: Date.now(), ttlMs, abandonMs });
+    const begun = await repo.begin(workspace, key, requestHash, { now: Date.now(), ttlMs, abandonMs }, owner);
     if (begun.kind === "replay") {
       const { response } = begun;
       // A row the engine stored (keyed bulk writes) may hold a compact form: the engine rebuilds the answer.
-      if (engineStores && response.body !== null) return replay({ ...response, body: await c.get("engine").expandReplay(begun.requestHash, response.body) });
-      return replay(response);
+      if (engineStores && response.body !== null) return replay({ ...response, body: await c.get("engine").expandReplay(begun.requestHash, response.body) }, box);
+      return replay(response, box);
     }
     if (begun.kind === "running") {
       throw errors.conflict("idempotency_in_progress", `a request with Idempotency-Key "${key}" is still being processed; retry shortly`);
@@ -70,6 +87,6 @@ export function idempotency(repo: IdempotencyRepo, options: IdempotencyOptions =
     // Keyed bulk writes: the engine already stored this very answer in the batch's own
     // transaction; storing it again would only copy ~50 KB per request.
     else if (engineStores && c.res.status < 300) await claim.done();
-    else await claim.finish(await snapshot(c));
+    else await claim.finish(await snapshot(c), box && ((body) => box.seal(body, "replay-body")));
   };
 }

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { DdsError } from "../contract/errors.js";
 import { ROUTES } from "../contract/routes.js";
+import { DOCS_PATHS } from "./docs.js";
 import { errorResponse, methodNotAllowed } from "./problem.js";
 
 interface Pattern {
@@ -12,6 +13,7 @@ const PATTERNS: Pattern[] = [
   { regex: /^\/healthz$/, method: "GET" },
   { regex: /^\/readyz$/, method: "GET" },
   { regex: /^\/v1\/openapi\.json$/, method: "GET" },
+  ...DOCS_PATHS.map((regex) => ({ regex, method: "GET" })),
   ...ROUTES.map((r) => ({ regex: new RegExp(`^/v1${r.path.replace(/\{[^}]+\}/g, "[^/]+")}$`), method: r.method })),
 ];
 

@@ -42,6 +42,7 @@ const NAMED = new Map<z.ZodType, z.ZodType>(
       [S.FieldInput, "FieldInput"],
       [S.Context, "Context"],
       [S.ContextCreate, "ContextCreate"],
+      [S.ContextPatch, "ContextPatch"],
       [S.Contribution, "Contribution"],
       [S.ContributionCreate, "ContributionCreate"],
       [S.RecordSchema, "Record"],
@@ -69,6 +70,17 @@ export function named(schema: z.ZodType): z.ZodType {
   }
   return schema;
 }
+
+/** A bulk answer whose items carry `data` of one type (none for deletes). */
+const bulkOf = (data?: z.ZodType) =>
+  S.BulkResponse.extend({ items: z.array(data ? S.BulkItemResult.extend({ data: data.optional() }) : S.BulkItemResult.omit({ data: true })) });
+
+/** The typed bulk answers, by operation. */
+export const BULK_RESPONSES: Record<string, z.ZodType> = {
+  bulkCreateContributions: bulkOf(named(S.Contribution)).meta({ id: "ContributionBulkResponse" }),
+  bulkUpdateRecords: bulkOf(named(S.RecordSchema)).meta({ id: "RecordBulkResponse" }),
+  bulkDeleteRecords: bulkOf().meta({ id: "RecordDeleteBulkResponse" }),
+};
 
 /**
  * zod-to-openapi writes a flagged regex as `<source>/i`, which no id would match; ids are

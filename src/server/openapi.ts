@@ -1,8 +1,10 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import { MAX_LIMIT } from "../contract/list-query.js";
-import { pathParams, RuleEvaluationResultSchema, type RouteSpec } from "../contract/routes.js";
+import { pathParams, ROUTES, RuleEvaluationResultSchema, type RouteSpec } from "../contract/routes.js";
 import * as S from "../contract/schemas/index.js";
-import { EvaluationDoc, EvaluationTraceDoc, fixIdPatterns, named, TRACE_STEP_JSON } from "./openapi-schemas.js";
+import { errorCodesOf } from "./openapi-errors.js";
+import { includeParameter, listParameters, pathParameters, wildcardFilters, type ParameterDoc } from "./openapi-params.js";
+import { BULK_RESPONSES, EvaluationDoc, EvaluationTraceDoc, fixIdPatterns, named, TRACE_STEP_JSON } from "./openapi-schemas.js";
+import { HEADER_COMPONENTS, headerRef, servicePaths, webhooksSection } from "./openapi-webhooks.js";
 
 /** The zod-to-openapi route config type, taken from the registry's own signature. */
 type RouteConfig = Parameters<OpenAPIHono["openAPIRegistry"]["registerPath"]>[0];
@@ -14,59 +16,38 @@ function responseOf(route: RouteSpec): z.ZodType {
   if (route.operation === "getContextEvaluation") return named(EvaluationDoc);
   if (route.operation === "listContextEvaluations" || route.operation === "listRuleEvaluations") return named(S.listEnvelope(EvaluationDoc));
   if (route.operation === "evaluateRule") return RuleEvaluationResultSchema.extend({ evaluationTrace: EvaluationTraceDoc });
+  if (BULK_RESPONSES[route.operation]) return BULK_RESPONSES[route.operation];
   return route.response ? named(route.response) : z.unknown();
 }
 
-function queryOf(route: RouteSpec) {
-  if (route.query.kind === "list") {
-    return z.object({
-      limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe("page size, default 50"),
-      cursor: z.string().optional().describe("opaque cursor from the previous page's nextCursor"),
-      sort: z.string().optional().describe("comma-separated sort keys, '-' for descending, e.g. -createdAt"),
-    });
+function describe(route: RouteSpec): string {
+  const lines = [`Needs a token with the ${route.scope} scope.`];
+  const wild = wildcardFilters(route);
+  if (wild.length > 0) {
+    lines.push(`Also filters on keys below ${wild.map((w) => w.slice(0, -2)).join(", ")}: filter[${wild[0].slice(0, -1)}<key>][<op>]=<value> (keys of letters, digits, '_' and '-').`);
   }
-  if (route.query.kind === "include") {
-    return z.object({ include: z.string().optional().describe(`comma-separated, any of: ${route.query.values.join(", ")}`) });
-  }
-  return undefined;
+  if (route.query.kind === "list") lines.push("filter[<field>]=<value> is short for filter[<field>][eq]=<value>.");
+  if (route.secret) lines.push("The 201 answer is the only one that shows the signing secret.");
+  return lines.join(" ");
 }
 
-function describeList(route: RouteSpec): string {
-  if (route.query.kind !== "list") return route.summary;
-  return `${route.summary}. Filters: filter[<field>][<op>]=<value> with op eq ne gt gte lt lte in contains.`;
-}
-
-/** The zod-to-openapi description of one route. */
+/** The zod-to-openapi description of one route: bodies and the success answer (the rest is added after). */
 function toConfig(route: RouteSpec): RouteConfig {
-  const params = pathParams(route.path);
   const request: RouteConfig["request"] = {};
-  if (params.length > 0) request.params = z.object(Object.fromEntries(params.map((p) => [p, z.string()])));
-  const query = queryOf(route);
-  if (query) request.query = query;
-  if (WRITE_METHODS.has(route.method)) {
-    request.headers = z.object({ "Idempotency-Key": z.string().max(255).optional().describe("makes retries safe; kept 24 h") });
-  }
   if (route.body) request.body = { required: true, content: { "application/json": { schema: named(route.body) } } };
   const success =
     route.status === 204
       ? { description: "done, no body" }
-      : {
-          description: route.status === 201 ? "created" : "ok",
-          content: { "application/json": { schema: responseOf(route) } },
-          ...(route.status === 201 ? { headers: z.object({ Location: z.string() }) } : {}),
-        };
+      : { description: route.status === 201 ? "created" : "ok", content: { "application/json": { schema: responseOf(route) } } };
   return {
     method: route.method.toLowerCase() as RouteConfig["method"],
     path: `/v1${route.path}`,
     operationId: route.operation,
     tags: [route.tag],
-    summary: describeList(route),
-    description: `Needs a token with the ${route.scope} scope.`,
+    summary: route.summary,
+    description: describe(route),
     request,
-    responses: {
-      [route.status]: success,
-      default: { description: "an error (RFC 9457)", content: { "application/problem+json": { schema: named(S.ProblemSchema) } } },
-    },
+    responses: { [route.status]: success },
   };
 }
 
@@ -75,25 +56,72 @@ export function declareRoute(app: Pick<OpenAPIHono, "openAPIRegistry">, route: R
   app.openAPIRegistry.registerPath(toConfig(route));
 }
 
+type Operation = { parameters?: ParameterDoc[]; responses: Record<string, Record<string, unknown>> };
+
+/**
+ * Adds what zod-to-openapi cannot express to one operation: every parameter enumerated,
+ * the request and answer headers, and one problem response per 4xx status listing the
+ * `code` values the operation can answer with.
+ */
+function complete(op: Operation, route: RouteSpec): void {
+  const headers: ParameterDoc[] = [{ name: "X-Request-Id", in: "header", description: "echoed back; generated when absent or unusable", schema: { type: "string", maxLength: 128 } }];
+  if (WRITE_METHODS.has(route.method)) {
+    headers.push({ name: "Idempotency-Key", in: "header", description: "1-255 characters; a retry with the same key gets the first answer (kept 24 h)", schema: { type: "string", minLength: 1, maxLength: 255 } });
+  }
+  const include = includeParameter(route);
+  op.parameters = [...pathParameters(route, pathParams(route.path)), ...listParameters(route), ...(include ? [include] : []), ...headers];
+  const common = (extra: Record<string, unknown> = {}) => ({
+    "X-Request-Id": headerRef("XRequestId"),
+    ...(WRITE_METHODS.has(route.method) ? { "Idempotent-Replayed": headerRef("IdempotentReplayed") } : {}),
+    ...extra,
+  });
+  const success = op.responses[String(route.status)];
+  success.headers = common(route.created ? { Location: headerRef("Location") } : {});
+  for (const [status, codes] of errorCodesOf(route)) {
+    op.responses[String(status)] = {
+      description: `${codes.join(", ")} (RFC 9457 problem)`,
+      headers: common(status === 401 ? { "WWW-Authenticate": headerRef("WWWAuthenticate") } : {}),
+      content: {
+        "application/problem+json": {
+          schema: { allOf: [{ $ref: "#/components/schemas/Problem" }, { type: "object", properties: { code: { type: "string", enum: codes } } }] },
+        },
+      },
+    };
+  }
+  op.responses["5XX"] = {
+    description: "internal_error or unavailable: the cause is logged, never sent",
+    headers: common(),
+    content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+  };
+}
+
 /**
  * The OpenAPI 3.1 document of an app whose routes were declared with `declareRoute`,
- * generated from the route table and the contract's zod schemas. Build it once per app:
- * the table is static.
+ * generated from the route table and the contract's zod schemas, then completed with
+ * what a client generator needs: enumerated parameters, every 4xx with its codes, headers,
+ * the webhook events and the service paths. Build it once per app: the table is static.
  */
 export function openApiDocument(app: Pick<OpenAPIHono, "openAPIRegistry" | "getOpenAPI31Document">): object {
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
+  // Registered so a route that answers no problem itself still finds the schema.
+  app.openAPIRegistry.register("Problem", named(S.ProblemSchema));
   const generated = app.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {
       title: "Decisioning Data Service",
       version: "1",
-      description: "The REST API of ddsctl serve. Errors are application/problem+json with a stable code.",
+      description:
+        "The REST API of ddsctl serve. Errors are application/problem+json with a stable code; every 4xx an operation can answer is listed with its codes. Human-readable docs: /docs.",
     },
     servers: [{ url: "/" }],
     security: [{ bearer: [] }],
   });
-  const schemas = generated.components?.schemas;
-  if (schemas) schemas.TraceStep = TRACE_STEP_JSON as (typeof schemas)[string];
-  fixIdPatterns(generated);
-  return generated;
+  const doc = generated as unknown as { paths: Record<string, Record<string, Operation>>; components: Record<string, Record<string, unknown>>; webhooks?: unknown };
+  for (const route of ROUTES) complete(doc.paths[`/v1${route.path}`][route.method.toLowerCase()], route);
+  Object.assign(doc.paths, servicePaths());
+  doc.components.schemas.TraceStep = TRACE_STEP_JSON;
+  doc.components.headers = HEADER_COMPONENTS;
+  doc.webhooks = webhooksSection();
+  fixIdPatterns(doc);
+  return doc;
 }

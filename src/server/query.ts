@@ -21,7 +21,7 @@ function fail(problems: ProblemDetail[]): never {
 }
 
 /**
- * Parses and checks a route's query string (SPEC.md §2): limit, cursor, sort and
+ * Parses and checks a route's query string (docs/rest-api.md): limit, cursor, sort and
  * `filter[field][op]` on lists, `include` where a route takes it, nothing else. Every bad
  * parameter is listed in the 400's `errors`, each with its parameter as `path`.
  */

@@ -1,12 +1,16 @@
 import { getRequestListener } from "@hono/node-server";
+import { randomUUID } from "node:crypto";
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DdsError } from "../contract/errors.js";
 import type { Store } from "../engine/store/store.js";
 import { createIdempotencyRepo } from "../engine/store/idempotency-repo.js";
+import { createProcessOwner } from "../engine/store/sqlite/owner-lock.js";
+import { sealClearSecrets } from "../engine/secrets/secret-rotation.js";
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from "../engine/webhooks/index.js";
 import { createAuthenticator } from "../engine/auth/index.js";
 import { createApp } from "./app.js";
+import { onClientError } from "./client-error.js";
 import { createEngineCache } from "./engines.js";
 import { createReadLane } from "./read-lane.js";
 import type { IdempotencyOptions } from "./idempotency.js";
@@ -30,7 +34,25 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** After this long in-flight requests are cut off during shutdown (default 30 s). */
   shutdownTimeoutMs?: number;
+  /** HTTP time-outs (defaults in {@link DEFAULT_TIMEOUTS}). */
+  timeouts?: Partial<ServerTimeouts>;
 }
+
+/** How long the server waits on a client. */
+export interface ServerTimeouts {
+  /** For a request's headers, from the first byte (slow-loris); then 408. */
+  headersMs: number;
+  /** For the whole request, body included; then 408. */
+  requestMs: number;
+  /** An idle keep-alive connection is closed after this long. */
+  keepAliveMs: number;
+}
+
+/**
+ * Headers within 10 s, the whole request within 60 s (a 10 MiB body needs ~1.4 Mbit/s),
+ * idle keep-alive connections closed after 5 s (clients keep theirs for 4 s).
+ */
+export const DEFAULT_TIMEOUTS: ServerTimeouts = { headersMs: 10_000, requestMs: 60_000, keepAliveMs: 5_000 };
 
 /** A listening server. */
 export interface RunningServer {
@@ -62,17 +84,34 @@ export function createServer(options: ServerOptions) {
   const accessLog = options.quiet ? undefined : log;
   const auth = createAuthenticator(store, { onError: logError(log, "token_touch_error") });
   const engines = createEngineCache(store);
-  const app = createApp({ store, activity, log: accessLog, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes, auth, engines });
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  // Marks on running Idempotency-Keys name this process; its lock dies with it, so after
+  // a crash a retry is taken over at once (released at close).
+  const owner = store.kind === "sqlite" ? createProcessOwner(store.location) : undefined;
+  // Errors are logged whatever --quiet says: it silences access lines only.
+  const app = createApp({ store, activity, log: accessLog, errorLog: log, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes, auth, engines, owner });
   const lane = createReadLane({ store, auth, engines, activity, log: accessLog });
 
   async function listen(port = 8080, host = "127.0.0.1"): Promise<RunningServer> {
     const server = await new Promise<Server>((resolve, reject) => {
-      const appListener = getRequestListener(app.fetch, { hostname: host });
-      const s = createHttpServer((req, res) => lane(req, res, appListener));
+      // A request Node parsed but no URL can be built from (a target of `*`) never reaches
+      // the app: answer it here, as problem+json like every other refusal.
+      const appListener = getRequestListener(app.fetch, { hostname: host, errorHandler: (err) => listenerError(err, log) });
+      const s = createHttpServer(
+        { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, keepAliveTimeout: timeouts.keepAliveMs, connectionsCheckingInterval: CHECK_TIMEOUTS_EVERY_MS },
+        (req, res) => lane(req, res, appListener),
+      );
+      s.on("clientError", onClientError(accessLog, { headersMs: timeouts.headersMs, requestMs: timeouts.requestMs }));
       s.once("error", (err) => reject(new DdsError("unavailable", `cannot listen on ${host}:${port}: ${err.message}`)));
       s.listen(port, host, () => resolve(s));
     });
     const bound = (server.address() as AddressInfo).port;
+    try {
+      // A database from before secrets were encrypted: seal what it kept in clear text.
+      await sealClearSecrets(store);
+    } catch (err) {
+      logError(log, "secret_sealing_error")(err);
+    }
     const worker: RunningWorker | undefined = options.worker === false ? undefined : startWorker(store, activity, options.worker, log);
     const dispatcher = options.webhooks === false ? undefined : createWebhookDispatcher(store, { onError: logError(log, "webhook_error"), ...options.webhooks });
     dispatcher?.start();
@@ -90,11 +129,25 @@ export function createServer(options: ServerOptions) {
         clearInterval(purge);
         await worker?.stop();
         await dispatcher?.stop();
+        owner?.release();
       })());
     return { port: bound, host, url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}/v1`, close };
   }
 
   return { app, store, listen };
+}
+
+/** How often Node looks for requests past their time-out (its default, 30 s, would let one run 50 % over). */
+const CHECK_TIMEOUTS_EVERY_MS = 1_000;
+
+/** The answer to a request the Node adapter could not hand to the app. */
+function listenerError(err: unknown, log: LogFn): Response {
+  const badRequest = err instanceof Error && err.name === "RequestError";
+  const problem = badRequest
+    ? new DdsError("invalid_request", `malformed request target: ${err.message}`).toProblem()
+    : new DdsError("internal_error", "the server failed to process the request; it has been logged").toProblem();
+  if (!badRequest) logError(log, "request_error")(err);
+  return new Response(JSON.stringify(problem), { status: problem.status, headers: { "content-type": "application/problem+json", "x-request-id": randomUUID() } });
 }
 
 /** Stops accepting and waits for in-flight requests; after `timeoutMs` cuts them off. */

@@ -18,6 +18,7 @@ export function countingSql(root) {
     };
     return {
       dialect: sql.dialect,
+      memo: sql.memo,
       all: (text, params) => count(text, sql.all(text, params)),
       get: (text, params) => count(text, sql.get(text, params)),
       run: (text, params) => count(text, sql.run(text, params)),

@@ -1,13 +1,15 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../../src/cli/registry.js";
-import { sandbox, type Sandbox } from "../helpers/cli.js";
+import { ddsctlBinary, sandbox, type Sandbox } from "../helpers/cli.js";
 import { run } from "./support.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
 /** The first word of every registered command: the command groups and top-level commands. */
-const NOUNS = [...new Set(COMMANDS.map((c) => c.path[0]))];
+const VISIBLE = COMMANDS.filter((c) => !c.hidden);
+const words = (c: (typeof COMMANDS)[number]) => c.command.split(" ");
+const NOUNS = [...new Set(VISIBLE.map((c) => words(c)[0]))];
 
 let box: Sandbox;
 beforeAll(() => {
@@ -16,9 +18,9 @@ beforeAll(() => {
 afterAll(() => box.cleanup());
 
 describe("--version", () => {
-  it("prints the package.json version and nothing else", async () => {
+  it("the bin shim prints the package.json version and nothing else", async () => {
     for (const flag of ["--version", "-V"]) {
-      const r = await run(box, [flag]);
+      const r = await ddsctlBinary(box, [flag]);
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(`${pkg.version}\n`);
       expect(r.stderr).toBe("");
@@ -48,21 +50,21 @@ describe("--help", () => {
 
   it("every registered command is declared with a description and at least one example", () => {
     expect(COMMANDS.length).toBeGreaterThan(0);
-    const paths = COMMANDS.map((c) => c.path.join(" "));
+    const paths = COMMANDS.map((c) => c.command);
     expect(new Set(paths).size).toBe(paths.length);
     for (const c of COMMANDS) {
       expect(c.description.length, paths.join(",")).toBeGreaterThan(0);
-      expect(c.examples.length, c.path.join(" ")).toBeGreaterThan(0);
+      expect(c.examples.length, c.command).toBeGreaterThan(0);
       for (const e of c.examples) expect(e).toMatch(/ddsctl /);
     }
   });
 
   // The meta-test: every command the registry holds answers --help on stdout with its
   // examples, exit 0, without touching a database.
-  for (const spec of COMMANDS) {
-    const path = spec.path.join(" ");
+  for (const spec of VISIBLE) {
+    const path = spec.command;
     it(`ddsctl ${path} --help`, async () => {
-      const r = await run(box, [...spec.path, "--help"]);
+      const r = await run(box, [...words(spec), "--help"]);
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stdout).toContain(`Usage: ddsctl ${path}`);
       expect(r.stdout).toContain("Examples:");
@@ -75,8 +77,8 @@ describe("--help", () => {
     for (const noun of NOUNS) {
       const r = await run(box, [noun, "--help"]);
       expect(r.exitCode).toBe(0);
-      for (const spec of COMMANDS.filter((c) => c.path.length > 1 && c.path[0] === noun)) {
-        expect(r.stdout, noun).toMatch(new RegExp(`^  ${spec.path[1]}\\b`, "m"));
+      for (const spec of VISIBLE.filter((c) => words(c).length > 1 && words(c)[0] === noun)) {
+        expect(r.stdout, noun).toMatch(new RegExp(`^  ${words(spec)[1]}\\b`, "m"));
       }
     }
   });

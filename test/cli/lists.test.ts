@@ -187,15 +187,15 @@ describe("filters and sort", () => {
 });
 
 describe("list errors", () => {
-  it("an unknown filter field is 400 naming the field (exit 1)", async () => {
-    const p = expectProblem(await run(box, ["contexts", "list", "--filter", "colour=red", "--json"]), 1, 400, "invalid_request");
+  it("an unknown filter field is a usage error naming the field and the filterable ones (exit 2, checked before calling)", async () => {
+    const p = expectProblem(await run(box, ["contexts", "list", "--filter", "colour=red", "--json"]), 2, 400, "invalid_request");
     expect(p.detail).toContain('"colour"');
-    expectErrorLine(await run(box, ["models", "list", "--filter", "colour=red"]), 1, /unknown filter field "colour"/);
-    expectErrorLine(await run(box, ["fields", "list", "--filter", "colour=red"]), 1, /"colour"/);
+    expectErrorLine(await run(box, ["models", "list", "--filter", "colour=red"]), 2, /unknown filter field "colour"; filterable: name, status/);
+    expectErrorLine(await run(box, ["fields", "list", "--filter", "colour=red"]), 2, /"colour"/);
   });
 
-  it("an unknown sort field is 400 naming the field (exit 1)", async () => {
-    expectErrorLine(await run(box, ["contexts", "list", "--sort", "-colour"]), 1, /unknown sort field "colour"/);
+  it("an unknown sort field is a usage error naming the field (exit 2)", async () => {
+    expectErrorLine(await run(box, ["contexts", "list", "--sort", "-colour"]), 2, /unknown sort field "colour"/);
   });
 
   it("a cursor that is not one of ours is 400 (exit 1)", async () => {

@@ -4,7 +4,10 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { Readable, Writable } from "node:stream";
 import { inject } from "vitest";
+import type { CliIO } from "../../src/cli/core/io.js";
+import { main } from "../../src/cli/main.js";
 
 /** Absolute path of the real executable under test. */
 export const BIN = resolve(import.meta.dirname, "../../bin/ddsctl");
@@ -55,8 +58,81 @@ export interface RunResult {
   json<T = any>(): T; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests index freely into API JSON
 }
 
-/** Runs `ddsctl` with args in the sandbox; never throws on a non-zero exit. */
-export async function ddsctl(box: Sandbox, args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
+/** A stdout or stderr that keeps what is written, with the TTY facts a test chooses. */
+export class CapturedStream extends Writable {
+  private readonly chunks: Buffer[] = [];
+  isTTY?: boolean;
+  columns?: number;
+
+  constructor(tty?: { isTTY: boolean; columns?: number }) {
+    super();
+    this.isTTY = tty?.isTTY;
+    this.columns = tty?.columns;
+  }
+
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
+    this.chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    done();
+  }
+
+  /** Everything written so far. */
+  text(): string {
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+}
+
+/** How a run is set up: stdin text, extra environment, and which streams are terminals. */
+export interface RunOptions {
+  input?: string;
+  /** A stdin the test feeds itself (instead of `input`). */
+  stdin?: Readable;
+  env?: Record<string, string>;
+  /** Pretend stdout is a terminal this many columns wide. */
+  stdoutTTY?: { columns: number };
+  /** Pretend stdin is a terminal (prompts would appear; nothing is typed). */
+  stdinTTY?: boolean;
+  /** Called with the running CLI's Ctrl-C handler, to press Ctrl-C from the test. */
+  onInterrupt?: (press: () => void) => void;
+}
+
+/**
+ * Runs the CLI in-process with `main(argv, io)`: the real commands, parser and service,
+ * with captured streams, the sandbox's environment, and its directory as the working
+ * directory. Set DDS_TEST_SPAWN=1 to run every call through the real binary instead.
+ */
+export async function ddsctl(box: Sandbox, args: string[], options: RunOptions = {}): Promise<RunResult> {
+  if (process.env.DDS_TEST_SPAWN === "1") return ddsctlBinary(box, args, options);
+  const stdout = new CapturedStream(options.stdoutTTY ? { isTTY: true, columns: options.stdoutTTY.columns } : undefined);
+  const stderr = new CapturedStream();
+  const source = options.stdin ?? Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
+  const stdin = Object.assign(source, { isTTY: options.stdinTTY });
+  const io: CliIO = {
+    stdout,
+    stderr,
+    stdin,
+    env: { ...process.env, ...box.env, ...options.env },
+    onInterrupt: options.onInterrupt
+      ? (handler) => {
+          options.onInterrupt!(handler);
+          return () => undefined;
+        }
+      : undefined,
+  };
+  const cwd = process.cwd();
+  // Relative paths (files, the default database) resolve against the sandbox, as with a child process.
+  process.chdir(box.dir);
+  let exitCode: number;
+  try {
+    exitCode = await main(args, io);
+  } finally {
+    process.chdir(cwd);
+  }
+  const out = stdout.text();
+  return { exitCode, stdout: out, stderr: stderr.text(), json: () => JSON.parse(out) };
+}
+
+/** Runs the real binary (`bin/ddsctl`) in the sandbox; never throws on a non-zero exit. */
+export async function ddsctlBinary(box: Sandbox, args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
   const opts: Options = {
     cwd: box.dir,
     env: { ...box.env, ...options.env },

@@ -1,4 +1,5 @@
 import { execa, type ResultPromise } from "execa";
+import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { createHttpClient } from "../../src/client/index.js";
 import type { DdsService } from "../../src/contract/service.js";
@@ -50,9 +51,13 @@ export interface ServeProcess {
   stderr(): string;
 }
 
+/** The secrets key every node of this test run shares (on PostgreSQL it comes from DDS_SECRET_KEY only). */
+export const SHARED_SECRET_KEY = randomBytes(32).toString("base64");
+
 /** Spawns `ddsctl serve --database <url> [args]` on a free port and waits until it listens. */
 export async function spawnServe(url: string, args: string[] = []): Promise<ServeProcess> {
-  const child = execa("node", [BIN, "serve", "--port", "0", "--quiet", "--database", url, ...args], { reject: false, env: { NO_COLOR: "1" } });
+  const env = { NO_COLOR: "1", DDS_SECRET_KEY: SHARED_SECRET_KEY };
+  const child = execa("node", [BIN, "serve", "--port", "0", "--quiet", "--database", url, ...args], { reject: false, env });
   let seen = "";
   child.stderr?.on("data", (chunk: Buffer) => (seen += chunk.toString()));
   const origin = await new Promise<string>((ok, fail) => {

@@ -113,6 +113,21 @@ describe("PostgreSQL store: several nodes", () => {
   });
 });
 
+describe("secrets on PostgreSQL", () => {
+  it("come from DDS_SECRET_KEY only (every node must hold the same key): without it, a webhook is refused with the reason", async () => {
+    const engine = await openLocalEngine({ db: await cluster.createDatabase() });
+    const saved = process.env.DDS_SECRET_KEY;
+    delete process.env.DDS_SECRET_KEY;
+    try {
+      await expect(engine.createWebhook({ url: "https://example.com/h", events: ["context.stale"] })).rejects.toThrow(/DDS_SECRET_KEY.*the same on every node/);
+      expect((await engine.listWebhooks()).data).toHaveLength(0);
+    } finally {
+      if (saved !== undefined) process.env.DDS_SECRET_KEY = saved;
+      await engine.close();
+    }
+  });
+});
+
 describe("health", () => {
   it("/healthz and /readyz report the database's reachability", async () => {
     const own = await startPostgres();

@@ -89,7 +89,8 @@ describe("ddsctl serve", () => {
       }
     };
     const load = Promise.all(Array.from({ length: 8 }, (_, w) => worker(w)));
-    await new Promise((r) => setTimeout(r, 400));
+    // Stop it mid-load: once some writes have been acknowledged (however long that takes).
+    while (acked === 0 && !stopped) await new Promise((r) => setTimeout(r, 10));
     first.proc.kill("SIGTERM");
     const result = await first.proc;
     stopped = true;

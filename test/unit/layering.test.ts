@@ -21,7 +21,8 @@ const ALLOWED: Record<string, string[]> = {
   engine: ["util", "contract", "engine"],
   client: ["util", "contract", "client"],
   server: ["util", "contract", "engine", "server"],
-  cli: ["util", "contract", "engine", "client", "server", "cli"],
+  studio: ["util", "contract", "engine", "client", "server", "studio"],
+  cli: ["util", "contract", "engine", "client", "server", "studio", "cli"],
 };
 
 /** Packages only one corner of the code may import. */

@@ -11,6 +11,7 @@ export function contextColumns(out: Output): Column<Context>[] {
     { header: "STATUS", get: (c) => c.status, style: statusStyle(out) },
     { header: "FRESHNESS", get: (c) => c.freshness, style: statusStyle(out) },
     { header: "UPDATED", get: (c) => c.updatedAt },
+    { header: "METADATA", get: (c) => (Object.keys(c.metadata).length > 0 ? c.metadata : ""), wide: true },
   ];
 }
 

@@ -17,7 +17,7 @@ export function contributionColumns(out: Output, names?: ModelNames): Column<Con
     { header: "MODEL", get: (c) => modelCell(names, c.modelId) },
     { header: "SOURCE", get: (c) => `${c.sourceType}:${c.sourceId}` },
     { header: "STATUS", get: (c) => c.status, style: (t) => (t === "accepted" ? out.c.green(t) : out.c.dim(t)) },
-    { header: "RECORD ID", get: (c) => c.recordId },
+    { header: "RECORD ID", get: (c) => c.recordId, wide: true },
     { header: "DATA", get: (c) => formatValue(c.data, { maxItems: 4, maxLength: 30 }) },
     { header: "RECEIVED", get: (c) => c.receivedAt },
   ];

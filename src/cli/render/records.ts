@@ -12,8 +12,8 @@ export function recordColumns(out: Output, names?: ModelNames): Column<DdsRecord
     { header: "FRESHNESS", get: (r) => r.freshness, style: statusStyle(out) },
     { header: "ISSUES", get: (r) => r.issues.length || "", style: (t) => (t ? out.c.yellow(t) : t) },
     { header: "DATA", get: (r) => formatValue(r.data, { maxItems: 4, maxLength: 30 }) },
-    { header: "CONTEXT ID", get: (r) => r.contextId },
-    { header: "UPDATED", get: (r) => r.updatedAt },
+    { header: "CONTEXT ID", get: (r) => r.contextId, wide: true },
+    { header: "UPDATED", get: (r) => r.updatedAt, wide: true },
   ];
 }
 

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { errors } from "../../contract/errors.js";
 import { readStdin } from "../body.js";
+import type { CliIO } from "../core/io.js";
 
 /** A rule read from a document. */
 export interface RuleSource {
@@ -15,12 +16,15 @@ export interface RuleSource {
   name?: string;
 }
 
-/** Reads and parses a JSON or YAML document (`-` reads stdin); problems are usage errors. */
-export async function readDocument(file: string): Promise<unknown> {
+/**
+ * Reads and parses a JSON or YAML document (`-` reads stdin, where the caller has one);
+ * problems are usage errors.
+ */
+export async function readDocument(io: CliIO | undefined, file: string): Promise<unknown> {
   const where = file === "-" ? "stdin" : file;
   let text: string;
   try {
-    text = file === "-" ? await readStdin() : readFileSync(file, "utf8");
+    text = file === "-" ? io ? await readStdin(io) : "" : readFileSync(file, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw errors.usage(code === "ENOENT" ? `cannot read ${where}: no such file` : `cannot read ${where}: ${(err as Error).message}`);
@@ -44,13 +48,13 @@ export function ruleFromDocument(doc: unknown): RuleSource {
 }
 
 /** Reads a rule document. */
-export async function readRuleSource(file: string): Promise<RuleSource> {
-  return ruleFromDocument(await readDocument(file));
+export async function readRuleSource(io: CliIO | undefined, file: string): Promise<RuleSource> {
+  return ruleFromDocument(await readDocument(io, file));
 }
 
 /** Reads a data document: a JSON/YAML object of dotted paths (nested objects work too). */
-export async function readDataDocument(file: string): Promise<Record<string, unknown>> {
-  const doc = await readDocument(file);
+export async function readDataDocument(io: CliIO, file: string): Promise<Record<string, unknown>> {
+  const doc = await readDocument(io, file);
   if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw errors.usage(`${file} must hold an object of dotted paths, e.g. {"Loan.amount": 250000}`);
   return doc as Record<string, unknown>;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FORBIDDEN_SEGMENTS } from "../constants.js";
 
 /** A lowercase UUID (ids are always emitted lowercase). */
 export const Id = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
@@ -12,11 +13,7 @@ export const JsonValue: z.ZodType<unknown> = z.unknown();
 /** An object of free-form JSON values keyed by string. */
 export const JsonObject = z.record(z.string(), z.unknown());
 
-/**
- * Names that would collide with JavaScript object internals when used as keys or path
- * segments; rejected everywhere a name becomes a key.
- */
-export const FORBIDDEN_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);
+export { FORBIDDEN_SEGMENTS };
 
 /** A human-readable name usable as a path segment: no dots, not an object internal. */
 export const SegmentName = z
@@ -27,7 +24,7 @@ export const SegmentName = z
   .refine((s) => !s.includes("."), "must not contain '.' (names are used in dotted paths)")
   .refine((s) => !FORBIDDEN_SEGMENTS.has(s), "is a reserved name");
 
-/** Envelope of every list but the model list (SPEC.md §2). */
+/** Envelope of every list but the model list (docs/rest-api.md). */
 export function listEnvelope<T extends z.ZodType>(item: T) {
   return z.object({
     data: z.array(item),

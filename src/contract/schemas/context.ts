@@ -16,11 +16,11 @@ export const ContextCreate = z.strictObject({
 });
 export type ContextCreate = z.infer<typeof ContextCreate>;
 
-/** Body of PATCH /contexts/{id}: name, type and metadata only. */
-export const ContextPatch = ContextCreate;
+/** Body of PATCH /contexts/{id}: name, type and metadata only (its own schema, so the document names it). */
+export const ContextPatch = ContextCreate.extend({});
 export type ContextPatch = ContextCreate;
 
-/** The `include=summary` block (SPEC.md §3). */
+/** The `include=summary` block (docs/resources.md). */
 export const ContextSummary = z.object({
   records: z.object({ total: z.number().int(), byModel: z.record(z.string(), z.number().int()) }),
   evaluations: z.object({

@@ -21,7 +21,7 @@ export const TraceStep: z.ZodType<TraceStep> = z.lazy(() =>
   }),
 );
 
-/** The evaluation trace of SPEC.md §3. */
+/** The evaluation trace of docs/resources.md. */
 export const EvaluationTrace = z.object({
   expression: z.unknown(),
   inputs: JsonObject,

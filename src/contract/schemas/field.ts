@@ -2,15 +2,15 @@ import { z } from "zod";
 import { FIELD_TYPES, RESOLUTION_POLICIES, SOURCE_TYPES } from "../constants.js";
 import { Id, SegmentName, Timestamp } from "./common.js";
 
-/** Field types of SPEC.md §3. */
+/** Field types of docs/resources.md. */
 export const FieldType = z.enum(FIELD_TYPES);
 export type FieldType = z.infer<typeof FieldType>;
 
-/** Resolution policies of SPEC.md §3. */
+/** Resolution policies of docs/resources.md. */
 export const ResolutionPolicy = z.enum(RESOLUTION_POLICIES);
 export type ResolutionPolicy = z.infer<typeof ResolutionPolicy>;
 
-/** Source types a contribution may name (SPEC.md §3). */
+/** Source types a contribution may name (docs/resources.md). */
 export const SourceType = z.enum(SOURCE_TYPES);
 export type SourceType = z.infer<typeof SourceType>;
 

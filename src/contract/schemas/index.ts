@@ -11,3 +11,4 @@ export * from "./bulk.js";
 export * from "./problem.js";
 export * from "./webhook.js";
 export * from "./rule-evaluation.js";
+export * from "./context-link.js";

@@ -11,7 +11,7 @@ export const RelationshipName = z
   .string()
   .regex(/^[a-z][a-z0-9_-]{0,62}$/, "must be a slug: lowercase letters, digits, '_' or '-', starting with a letter");
 
-/** Relationship declaration, part of a model's definition (SPEC.md §3). */
+/** Relationship declaration, part of a model's definition (docs/resources.md). */
 export const RelationshipDecl = z.strictObject({
   name: RelationshipName,
   target: z.string().min(1, "must name a model (by name or modelId)"),

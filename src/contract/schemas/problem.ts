@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** RFC 9457 problem body with our stable `code` (SPEC.md §2). */
+/** RFC 9457 problem body with our stable `code` (docs/rest-api.md). */
 export const ProblemSchema = z.object({
   type: z.string(),
   title: z.string(),

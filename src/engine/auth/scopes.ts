@@ -1,7 +1,7 @@
 import { errors } from "../../contract/errors.js";
 import type { Scope } from "../../contract/routes.js";
 
-/** Scopes from weakest to strongest: each implies the ones before it (SPEC.md §2). */
+/** Scopes from weakest to strongest: each implies the ones before it (docs/rest-api.md). */
 export const SCOPES: readonly Scope[] = ["read", "write", "admin"];
 
 const RANK: Record<Scope, number> = { read: 1, write: 2, admin: 3 };

@@ -1,4 +1,5 @@
 import { DdsError, errors } from "../../contract/errors.js";
+import { assertJsonValue, markJsonChecked } from "../../contract/json-limits.js";
 import { BULK_MAX_ITEMS, type BulkResponse } from "../../contract/schemas/index.js";
 
 /** Checks a bulk body's envelope: an object with `items`, 1..100 of them (else 400, nothing processed). */
@@ -12,6 +13,9 @@ export function bulkItems(body: unknown): unknown[] {
   if (items.length > BULK_MAX_ITEMS) {
     throw new DdsError("bulk_limit_exceeded", `a bulk request takes at most ${BULK_MAX_ITEMS} items, got ${items.length}`);
   }
+  // The JSON limits hold for the whole body; its items need no second walk.
+  assertJsonValue(body, "bulk body");
+  markJsonChecked(items);
   return items;
 }
 

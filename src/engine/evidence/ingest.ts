@@ -1,5 +1,6 @@
 import { DdsError, errors } from "../../contract/errors.js";
 import { ContributionCreate, isWellFormedContribution, type Contribution, type SourceType } from "../../contract/schemas/index.js";
+import { assertJsonValue } from "../../contract/json-limits.js";
 import { parseBody } from "../../contract/parse.js";
 import { newId } from "../../util/ids.js";
 import { isDateTime } from "../models/field-definition.js";
@@ -25,7 +26,7 @@ export interface IngestDeps {
   markStale(s: Scope, contextIds: Iterable<string>): Promise<void>;
 }
 
-/** Checks that evidence may be written into this model and context (409s of SPEC §2). */
+/** Checks that evidence may be written into this model and context (the 409s of docs/resources.md). */
 export function assertWritable(model: StoredModel, context: { id: string; status: string }): void {
   if (model.status !== "active") {
     throw errors.conflict("model_not_active", `model ${model.name} is ${model.status}; evidence is accepted only by active models`);
@@ -188,7 +189,13 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
 
   return {
     async addAll(bodies, sourceTypeOverride) {
-      const parsed = bodies.map((body) => caught(() => (isWellFormedContribution(body) ? body : parseBody(ContributionCreate, body, "contribution"))));
+      const parsed = bodies.map((body) =>
+        caught(() => {
+          // The fast shape check below skips parseBody, so the JSON limits are checked here.
+          assertJsonValue(body, "contribution");
+          return isWellFormedContribution(body) ? body : parseBody(ContributionCreate, body, "contribution");
+        }),
+      );
       await prefetch(parsed.filter((p): p is ContributionCreate => !(p instanceof DdsError)));
       const checked = parsed.map((p) => (p instanceof DdsError ? p : caught(() => check(p))));
       const valid = checked.filter((c): c is Checked => !(c instanceof DdsError));

@@ -1,6 +1,6 @@
 /**
- * ddsctl's operators that json-logic-js lacks (SPEC: "extra operators sum, avg, count on
- * arrays, and min, max accepting an array"). They aggregate relationship paths such as
+ * ddsctl's operators that json-logic-js lacks (docs/pipeline.md: sum, avg and count
+ * over arrays, and min and max accepting an array). They aggregate relationship paths such as
  * `Applicant.income`, which resolve to arrays.
  */
 import { eagerList } from "./eager.js";

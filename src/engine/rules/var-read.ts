@@ -3,7 +3,7 @@
  * a pipeline-supplied resolver for the top-level data, and a refusal of path segments
  * that reach JavaScript object internals.
  */
-import { FORBIDDEN_SEGMENTS } from "../../contract/schemas/common.js";
+import { FORBIDDEN_SEGMENTS } from "../../contract/constants.js";
 import type { EvalContext } from "./runtime.js";
 
 /** The first segment of `segments` that names an object internal, if any. */

@@ -11,8 +11,11 @@ export interface StoredResponse {
 
 /** A key claimed for one run: store its response, or give it back. */
 export interface ClaimedKey {
-  /** Stores the response so repeats replay it (and frees the in-progress mark). */
-  finish(response: StoredResponse): Promise<void>;
+  /**
+   * Stores the response so repeats replay it (and frees the in-progress mark). `sealBody`
+   * (an answer that carries a secret) encrypts the body inside the write's transaction.
+   */
+  finish(response: StoredResponse, sealBody?: (body: string) => string): Promise<void>;
   /** The engine stored the response itself (keyed bulk writes): only free the mark. */
   done(): Promise<void>;
   /** Forgets the key (its run failed with a 5xx), so a retry runs again. */
@@ -31,12 +34,33 @@ export interface IdempotencyTiming {
   now: number;
   /** How long a key is kept (24 h). */
   ttlMs: number;
-  /** SQLite: after this long a `running` row is taken as abandoned by a crashed server. */
+  /**
+   * SQLite: after this long a `running` row whose process cannot be told alive or dead (no
+   * owner recorded) is taken as abandoned.
+   */
   abandonMs: number;
+}
+
+/** Who is claiming a key, and how to tell whether the process behind another mark lives. */
+export interface MarkOwner {
+  id: string;
+  isAlive(owner: string | null): boolean | undefined;
+}
+
+/**
+ * Whether a `running` mark still stands (pure: the caller asks the lock files). A mark of a
+ * live process stands; a mark of a dead one (killed mid-request) never does, so a retry
+ * after a crash is processed at once; a mark whose process cannot be told either way
+ * stands until `abandonMs` after it was set.
+ */
+export function markStands(alive: boolean | undefined, createdAt: number, t: Pick<IdempotencyTiming, "now" | "abandonMs">): boolean {
+  if (alive !== undefined) return alive;
+  return t.now - createdAt < t.abandonMs;
 }
 
 interface Row {
   state: "running" | "done";
+  owner: string | null;
   requestHash: string;
   status: number | null;
   headers: string | null;
@@ -45,10 +69,10 @@ interface Row {
   expiresAt: number;
 }
 
-const SELECT = `SELECT state, request_hash AS "requestHash", status, headers, body, created_at AS "createdAt", expires_at AS "expiresAt"
+const SELECT = `SELECT state, owner, request_hash AS "requestHash", status, headers, body, created_at AS "createdAt", expires_at AS "expiresAt"
   FROM idempotency_keys WHERE workspace = ? AND key = ?`;
-const MARK_RUNNING = `INSERT INTO idempotency_keys (workspace, key, request_hash, state, created_at, expires_at) VALUES (?, ?, ?, 'running', ?, ?)
-  ON CONFLICT (workspace, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'running', status = NULL,
+const MARK_RUNNING = `INSERT INTO idempotency_keys (workspace, key, request_hash, state, owner, created_at, expires_at) VALUES (?, ?, ?, 'running', ?, ?, ?)
+  ON CONFLICT (workspace, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'running', owner = excluded.owner, status = NULL,
     headers = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at`;
 
 /** A finished, unexpired row as a replay. */
@@ -72,12 +96,24 @@ function replayOf(row: Row | undefined, now: number): IdempotencyBegin | undefin
 export function createIdempotencyRepo(store: Store) {
   const db = store.sql;
   const claimOf = (workspace: string, key: string, requestHash: string, t: IdempotencyTiming, lock?: KeyLock): ClaimedKey => ({
-    async finish(response) {
+    async finish(response, sealBody) {
       try {
-        await db.run(
-          `INSERT INTO idempotency_keys (workspace, key, request_hash, state, status, headers, body, created_at, expires_at) VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?)
-           ON CONFLICT (workspace, key) DO UPDATE SET state = 'done', status = excluded.status, headers = excluded.headers, body = excluded.body`,
-          [workspace, key, requestHash, response.status, JSON.stringify(response.headers), response.body, t.now, t.now + t.ttlMs],
+        await db.tx((tx) =>
+          tx.run(
+            `INSERT INTO idempotency_keys (workspace, key, request_hash, state, status, headers, body, created_at, expires_at) VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?)
+             ON CONFLICT (workspace, key) DO UPDATE SET state = 'done', owner = NULL, status = excluded.status, headers = excluded.headers, body = excluded.body`,
+            [
+              workspace,
+              key,
+              requestHash,
+              response.status,
+              JSON.stringify(response.headers),
+              // Sealed inside the transaction: a key rotation (which holds the write lock) is then either before or after it.
+              response.body !== null && sealBody ? sealBody(response.body) : response.body,
+              t.now,
+              t.now + t.ttlMs,
+            ],
+          ),
         );
       } finally {
         await lock?.release();
@@ -95,8 +131,12 @@ export function createIdempotencyRepo(store: Store) {
     },
   });
   return {
-    /** Claims the key for a new run, or reports a finished (replay) or still running one. */
-    async begin(workspace: string, key: string, requestHash: string, t: IdempotencyTiming): Promise<IdempotencyBegin> {
+    /**
+     * Claims the key for a new run, or reports a finished (replay) or still running one.
+     * On SQLite the `running` row names `owner`, which also tells whether another mark's
+     * process still lives.
+     */
+    async begin(workspace: string, key: string, requestHash: string, t: IdempotencyTiming, owner?: MarkOwner): Promise<IdempotencyBegin> {
       if (store.lockKey) {
         const lock = await store.lockKey(workspace, key);
         // Read after taking the mark: a run that finished just before is then visible.
@@ -115,8 +155,8 @@ export function createIdempotencyRepo(store: Store) {
         const replay = replayOf(row, t.now);
         if (replay) return replay;
         // An expired row is ignored: after the retention the key is new.
-        if (row && Number(row.expiresAt) > t.now && t.now - Number(row.createdAt) < t.abandonMs) return { kind: "running" as const };
-        await tx.run(MARK_RUNNING, [workspace, key, requestHash, t.now, t.now + t.ttlMs]);
+        if (row && Number(row.expiresAt) > t.now && markStands(owner?.isAlive(row.owner), Number(row.createdAt), t)) return { kind: "running" as const };
+        await tx.run(MARK_RUNNING, [workspace, key, requestHash, owner?.id || null, t.now, t.now + t.ttlMs]);
         return { kind: "claimed" as const, claim: claimOf(workspace, key, requestHash, t) };
       });
     },

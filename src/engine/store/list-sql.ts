@@ -1,6 +1,8 @@
 import { errors } from "../../contract/errors.js";
 import type { FilterClause, ListQuery, ListSpec, SortKey } from "../../contract/list-query.js";
 import { checkListQuery, DEFAULT_LIMIT } from "../../contract/list-query.js";
+import { decodeCursor, encodeCursor, type CursorValueKind } from "./list-cursor.js";
+import { cursorKeyOf } from "./settings-repo.js";
 import type { Dialect, Sql } from "./sql.js";
 
 /** How one API field maps onto SQL. `sql` is trusted text from this file's callers only. */
@@ -46,8 +48,12 @@ export async function listRows<R>(db: Sql, source: ListSource, spec: ListSpec, q
     params.push(...p);
   }
   const keys = sort.map((s) => ({ expr: sortExpr(dialect, source, s.field), desc: s.desc }));
+  // A cursor is signed for its list and sort order, and its values must be of the kinds
+  // the sort keys read: a forged or foreign cursor is a 400, never SQL parameters.
+  const scope = `${source.from}|${sort.map((s) => `${s.desc ? "-" : ""}${s.field}`).join(",")}`;
+  const kinds: CursorValueKind[] = [...sort.map((s) => cursorKind(dialect, source, s.field)), "text"];
   if (query.cursor) {
-    const values = decodeCursor(query.cursor, keys.length + 1);
+    const values = decodeCursor(await cursorKeyOf(db), scope, query.cursor, kinds);
     const [clause, p] = keysetSql(keys, source.id, values);
     where.push(clause);
     params.push(...p);
@@ -64,7 +70,7 @@ export async function listRows<R>(db: Sql, source: ListSource, spec: ListSpec, q
   let nextCursor: string | null = null;
   if (hasNextPage) {
     const last = pageRows[pageRows.length - 1];
-    nextCursor = encodeCursor([...keys.map((_, i) => last[`__k${i}`]), last.__id]);
+    nextCursor = encodeCursor(await cursorKeyOf(db), scope, [...keys.map((_, i) => last[`__k${i}`]), last.__id]);
   }
   return { rows: pageRows, nextCursor, hasNextPage };
 }
@@ -90,6 +96,12 @@ function sortExpr(dialect: Dialect, source: ListSource, field: string): string {
   const col = column(dialect, source, field);
   // NULLs are sorted as the empty string so the keyset comparison stays total.
   return col.kind === "text" ? `COALESCE(${col.text ?? col.sql}, '')` : `COALESCE(${col.sql}, 0)`;
+}
+
+/** The kind of keyset value a sort field yields (see sortExpr). */
+function cursorKind(dialect: Dialect, source: ListSource, field: string): CursorValueKind {
+  if (isJsonColumn(source, field)) return "scalar";
+  return column(dialect, source, field).kind === "text" ? "text" : "number";
 }
 
 function isJsonColumn(source: ListSource, field: string): boolean {
@@ -165,18 +177,4 @@ function keysetSql(keys: { expr: string; desc: boolean }[], id: string, values: 
     ors.push(`(${parts.join(" AND ")})`);
   }
   return [`(${ors.join(" OR ")})`, params];
-}
-
-function encodeCursor(values: unknown[]): string {
-  return Buffer.from(JSON.stringify(values), "utf8").toString("base64url");
-}
-
-function decodeCursor(cursor: string, length: number): unknown[] {
-  try {
-    const values = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
-    if (Array.isArray(values) && values.length === length) return values;
-  } catch {
-    // fall through to the error below
-  }
-  throw errors.invalid("cursor is invalid or belongs to a different sort order");
 }

@@ -167,6 +167,8 @@ export const idempotencyKeys = sqliteTable(
     body: text("body"),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
+    /** The process holding a `running` key (see owner-lock.ts); null once done. */
+    owner: text("owner"),
   },
   (t) => [primaryKey({ columns: [t.workspace, t.key] })],
 );
@@ -196,4 +198,10 @@ export const webhookDeliveries = sqliteTable("webhook_deliveries", {
   nextAttemptAt: integer("next_attempt_at"),
   createdAt: text("created_at").notNull(),
   deliveredAt: text("delivered_at"),
+});
+
+/** Values the store keeps for itself (the list-cursor signing key). */
+export const settings = sqliteTable("settings", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
 });

@@ -25,6 +25,11 @@ export interface TxOptions {
  */
 export interface Sql {
   readonly dialect: Dialect;
+  /**
+   * Values read once per store and kept (the cursor signing key): one map shared by the
+   * store's executor and every transaction's.
+   */
+  readonly memo: Map<string, unknown>;
   /** Every row of a query. */
   all<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /** The first row of a query, or undefined. */

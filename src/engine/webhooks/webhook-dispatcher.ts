@@ -1,4 +1,5 @@
 import { STATUS_CODES } from "node:http";
+import { secretBoxFor } from "../secrets/secret-box.js";
 import type { Store } from "../store/store.js";
 import { createDeliveryRepo, type ClaimedDelivery } from "../store/webhook-repo.js";
 import { DEFAULT_BACKOFF, retryDelayMs, type BackoffOptions } from "./webhook-backoff.js";
@@ -64,6 +65,7 @@ function describeFailure(err: unknown, timeoutMs: number): string {
  */
 export function createWebhookDispatcher(store: Store, options: WebhookDispatcherOptions = {}) {
   const repo = createDeliveryRepo(store.sql);
+  const box = secretBoxFor(store);
   const send = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
   const maxAttempts = options.maxAttempts ?? 8;
@@ -82,7 +84,8 @@ export function createWebhookDispatcher(store: Store, options: WebhookDispatcher
     try {
       const res = await send(d.url, {
         method: "POST",
-        headers: signedHeaders(d.secret, d.messageId, new Date(now()), d.payload),
+        // Stored encrypted; a key that cannot open it fails this attempt with a reason.
+        headers: signedHeaders(box.open(d.secret, "webhook-secret"), d.messageId, new Date(now()), d.payload),
         body: d.payload,
         // A redirect is not a delivery: following it could re-POST the event elsewhere.
         redirect: "manual",

@@ -5,6 +5,7 @@ import { WebhookCreate, type Page, type Webhook, type WebhookDelivery } from "..
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
 import type { EngineContext, Scope } from "../engine-context.js";
+import { secretBoxFor } from "../secrets/secret-box.js";
 import type { WebhookRow } from "../store/webhook-repo.js";
 import { newWebhookSecret } from "./webhook-secret.js";
 import { toApiDelivery, toApiWebhook } from "./webhook-view.js";
@@ -43,7 +44,10 @@ export function createWebhookService(ctx: EngineContext) {
         secret: newWebhookSecret(),
         createdAt: nowIso(),
       };
-      await ctx.tx((s) => s.webhooks.insert(row));
+      // Stored encrypted (AES-256-GCM, key outside the database), sealed inside the write
+      // transaction so a key rotation in another process cannot slip in between.
+      const box = secretBoxFor(ctx.store);
+      await ctx.tx((s) => s.webhooks.insert({ ...row, secret: box.seal(row.secret, "webhook-secret") }));
       return toApiWebhook(row, true);
     },
 

@@ -41,7 +41,10 @@ describe("demo", () => {
     const dir = mkdtempSync(join(tmpdir(), "ddsctl-demo-"));
     const db = join(dir, "demo.db");
     await expectExit(box, ["--local", db, "contexts", "create", "--name", "mine"], 0);
-    const r = await expectExit(box, ["--local", db, "demo", "--fresh", "--json"], 0);
+    const refused = await expectExit(box, ["--local", db, "demo", "--fresh", "--json"], 2);
+    expect(refused.stderr).toMatch(/--yes/);
+    expect((await expectExit(box, ["--local", db, "contexts", "list", "--json"], 0)).json().data).toHaveLength(1);
+    const r = await expectExit(box, ["--local", db, "demo", "--fresh", "--yes", "--json"], 0);
     expect(r.stderr).toMatch(/removed .*demo\.db/);
     expect(existsSync(db)).toBe(true);
     const contexts = (await expectExit(box, ["--local", db, "contexts", "list", "--all", "--json"], 0)).json().data as { name: string }[];

@@ -1,7 +1,7 @@
 import { execa } from "execa";
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, ddsctl, sandbox, type Sandbox } from "../../helpers/cli.js";
+import { BIN, ddsctl, ddsctlBinary, sandbox, type Sandbox } from "../../helpers/cli.js";
 import { contribution, setupModels, snapshot, writeLines, type Summary } from "./support.js";
 
 const CONTEXTS = 200;
@@ -60,7 +60,8 @@ describe("kill -9 during an import", () => {
     const args = (f: string) => ["import", "contributions", f, "--create-contexts", "--no-wait", "--quiet", "--json"];
 
     const t0 = Date.now();
-    const reference = await ddsctl(clean, args(cleanFile));
+    // Timed as a real process, like the runs it is killed in.
+    const reference = await ddsctlBinary(clean, args(cleanFile));
     const runtime = Date.now() - t0;
     expect(reference.exitCode, reference.stderr).toBe(3);
     const expected = reference.json<Summary>();

@@ -120,3 +120,18 @@ export async function snapshot(box: Sandbox): Promise<Snapshot> {
     await engine.close();
   }
 }
+
+/**
+ * The mortgage models, a rule on Loan.amount, and one context (named `<prefix>-case…`)
+ * with a loan imported by name; returns the names and the import's run.
+ */
+export async function loanCaseWithRule(box: Sandbox, prefix: string): Promise<{ ctx: string; rule: string; imported: Awaited<ReturnType<typeof ddsctl>> }> {
+  await setupModels(box);
+  const ctx = `${prefix}-case-${process.pid}`;
+  const rule = `${prefix}-loan-floor-${process.pid}`;
+  const body = JSON.stringify({ name: rule, category: "eligibility", severity: "low", expression: { ">=": [{ var: "Loan.amount" }, 1000] } });
+  const created = await ddsctl(box, ["rules", "create", "-f", "-", "--quiet"], { input: body });
+  if (created.exitCode !== 0) throw new Error(`rules create failed: ${created.stderr}`);
+  const imported = await ddsctl(box, ["import", "contributions", writeLines(box, `${prefix}.ndjson`, [contribution(ctx, "Loan", "doc-1", { amount: 250000 })]), "--create-contexts"]);
+  return { ctx, rule, imported };
+}

@@ -7,7 +7,7 @@ import { expectGolden } from "../../unit/workbench/golden.js";
 import { cli, cliJson, mask } from "./setup.js";
 
 const MORTGAGE = resolve(import.meta.dirname, "../../../fixtures/mortgage");
-const ready = existsSync(MORTGAGE) && COMMANDS.some((c) => c.path.join(" ") === "seed");
+const ready = existsSync(MORTGAGE) && COMMANDS.some((c) => c.command === "seed");
 
 // The bundled mortgage fixtures (the ones `ddsctl demo` shows): brennan-joint has two
 // applicants scored 781 and 605 by the bureau, so min-credit-score fails on the second.

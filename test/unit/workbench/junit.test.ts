@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { junitXml, xmlEscape } from "../../../src/cli/workbench/junit.js";
-import type { TestReport } from "../../../src/cli/workbench/rules-test.js";
+import { junitXml, xmlEscape } from "../../../src/cli/workbench/rules-test/junit.js";
+import type { TestReport } from "../../../src/cli/workbench/rules-test/rules-test.js";
 import { parseXml } from "./xml.js";
 
 const report: TestReport = {

@@ -1,11 +1,12 @@
 import { errors, ExitCode, isDdsError } from "../../../contract/errors.js";
 import { readStdin } from "../../body.js";
-import { defineCommand } from "../../command.js";
-import { drainPipeline, withNoWait } from "../pipeline/drain.js";
+import { defineCommand } from "../../core/define-command.js";
+import { outputArgs, waitArgs } from "../../core/shared-args.js";
+import { drainPipeline } from "../../common/drain.js";
 
 /** `ddsctl apply -f <file|dir>`: declarative create-or-update by name. */
 export default defineCommand({
-  path: ["apply"],
+  command: "apply",
   description: "create or update models, rules and contexts (with their evidence) by name from JSON/YAML documents; idempotent",
   examples: [
     "ddsctl apply -f fixtures/mortgage/",
@@ -13,22 +14,25 @@ export default defineCommand({
     "ddsctl apply -f fixtures/mortgage/ --diff   # exit 0: no changes, 1: changes, 2: error",
     "cat model.yaml | ddsctl apply -f - --json",
   ],
-  configure: (cmd) =>
-    withNoWait(
-      cmd
-        .requiredOption("-f, --file <path|->", "a document file, a directory (every *.json, *.yaml, *.yml below it) or - for stdin")
-        .option("--dry-run", "print the plan (created/updated/unchanged per document) without writing")
-        .option("--diff", "print what would change and exit 0 (no changes), 1 (changes) or 2 (error), like kubectl diff"),
-    ),
-  async run(ctx, _args, flags) {
+  args: {
+    file: { type: "string", short: "f", required: true, placeholder: "path|-", complete: "file", description: "a document file, a directory (every *.json, *.yaml, *.yml below it) or - for stdin" },
+    dryRun: { type: "boolean", description: "print the plan (created/updated/unchanged per document) without writing" },
+    diff: { type: "boolean", description: "print what would change and exit 0 (no changes), 1 (changes) or 2 (error), like kubectl diff" },
+    ...waitArgs,
+    ...outputArgs,
+  },
+  writes: true,
+  readOnlyWhen: (args) => args.dryRun || args.diff,
+  async handler(args, ctx) {
     const { out } = ctx;
-    const diff = Boolean(flags.diff);
+    const flags = args;
+    const diff = args.diff;
     try {
       const lib = await import("../../declarative/index.js");
-      const file = flags.file as string;
-      const docs = file === "-" ? lib.loadDocumentsFromText(await readStdin()) : lib.loadDocuments(file);
+      const file = args.file;
+      const docs = file === "-" ? lib.loadDocumentsFromText(await readStdin(ctx.io)) : lib.loadDocuments(file);
       const service = await ctx.service();
-      const result = await lib.applyDocuments(service, docs, { dryRun: diff || Boolean(flags.dryRun) });
+      const result = await lib.applyDocuments(service, docs, { dryRun: diff || flags.dryRun });
       if (diff) {
         if (out.options.json) out.json(result);
         else for (const line of lib.diffLines(result)) out.line(line);

@@ -1,13 +1,18 @@
-import { defineCommand } from "../../command.js";
+import { CONTEXT_STATUSES } from "../../../contract/constants.js";
+import { defineCommand } from "../../core/define-command.js";
+import { outputArgs, refs } from "../../core/shared-args.js";
+import { resolveRef } from "../../names/resolve-ref.js";
 import { renderContext } from "../../render/contexts.js";
 
-/** `ddsctl contexts status <contextId> <status>`. */
+/** `ddsctl contexts status <context> <status>`. */
 export default defineCommand({
-  path: ["contexts", "status"],
+  command: "contexts status",
   description: "move a context: active ⇄ completed → archived",
-  examples: ["ddsctl contexts status 0193a0e2-7f1c-7c4e-9a57-2f5a1d3b9e10 completed"],
-  configure: (cmd) => cmd.argument("<contextId>").argument("<status>", "active, completed or archived"),
-  async run(ctx, [id, status]) {
-    renderContext(ctx.out, await (await ctx.service()).setContextStatus(id, status));
+  examples: ["ddsctl contexts status case-42 completed"],
+  args: { context: refs.context, status: { type: "string", positional: true, required: true, description: CONTEXT_STATUSES.join(", ") }, ...outputArgs },
+  writes: true,
+  async handler(args, ctx) {
+    const service = await ctx.service();
+    renderContext(ctx.out, await service.setContextStatus(await resolveRef(service, "context", args.context), args.status));
   },
 });

@@ -1,32 +1,33 @@
 import { errors } from "../../../contract/errors.js";
 import type { Contribution } from "../../../contract/schemas/index.js";
 import { readBody } from "../../body.js";
-import { defineCommand, type CommandContext } from "../../command.js";
+import { defineCommand, type CommandContext } from "../../core/define-command.js";
+import { fileArg, outputArgs, waitArgs } from "../../core/shared-args.js";
 import { bulkExitCode, renderBulk, succeededData } from "../../render/bulk.js";
 import { renderContribution } from "../../render/evidence.js";
-import { contextIdsOf, drainPipeline, withNoWait } from "../pipeline/drain.js";
+import { contextIdsOf, drainPipeline } from "../../common/drain.js";
 import { bulkItemsOf } from "../records/bulk-file.js";
-import { contributionFlagValues, requireContributionFlags, withContributionFlags, withDefaults } from "./contribution-flags.js";
+import { contributionArgs, contributionFlagValues, requireContributionFlags, withDefaults } from "./contribution-flags.js";
 
 /** `ddsctl contributions add`: one contribution, or a bulk file of up to 100. */
 export default defineCommand({
-  path: ["contributions", "add"],
+  command: "contributions add",
   description: "add evidence: one contribution, or many from a file ({items} or an array; up to 100)",
   examples: [
-    "ddsctl contributions add --context <contextId> --model Loan --source-id doc-17 --source-type document --data amount=250000 --confidence amount=0.9",
+    "ddsctl contributions add --context case-42 --model Loan --source-id doc-17 --source-type document --data amount=250000 --confidence amount=0.9",
     "ddsctl contributions add -f contribution.json --json",
-    "ddsctl contributions add -f batch.json --context <contextId>   # bulk; exit 3 when some items fail",
+    "ddsctl contributions add -f batch.json --context case-42   # bulk; exit 3 when some items fail",
   ],
-  configure: (cmd) => withNoWait(withContributionFlags(cmd.option("-f, --file <path|->", "the POST /contributions body, or a bulk body, as JSON (- reads stdin)"))),
-  async run(ctx, _args, flags) {
-    const file = flags.file as string | undefined;
-    if (!file) requireContributionFlags(flags);
-    const raw = file ? await readBody(file) : {};
+  args: { ...fileArg("the POST /contributions body, or a bulk body,"), ...contributionArgs, ...waitArgs, ...outputArgs },
+  writes: true,
+  async handler(args, ctx) {
+    if (!args.file) requireContributionFlags(args);
+    const raw = args.file ? await readBody(ctx.io, args.file) : {};
     const items = bulkItemsOf(raw);
-    if (!items && (raw === null || typeof raw !== "object")) throw errors.usage(`the body in ${file === "-" ? "stdin" : file} must be a JSON object or a bulk body`);
+    if (!items && (raw === null || typeof raw !== "object")) throw errors.usage(`the body in ${args.file === "-" ? "stdin" : args.file} must be a JSON object or a bulk body`);
     const service = await ctx.service();
-    const values = await contributionFlagValues(service, flags);
-    if (items) return addBulk(ctx, flags, withDefaults(items, values));
+    const values = await contributionFlagValues(service, args);
+    if (items) return addBulk(ctx, args, withDefaults(items, values));
     const base = raw as Record<string, unknown>;
     const body: Record<string, unknown> = { ...base };
     for (const [k, v] of Object.entries(values)) if (v !== undefined) body[k] = v;
@@ -35,13 +36,13 @@ export default defineCommand({
     if (values.fieldConfidences) body.fieldConfidences = { ...(base.fieldConfidences as object | undefined), ...values.fieldConfidences };
     const contribution = await service.createContribution(body as never);
     await renderContribution(ctx.out, contribution);
-    await drainPipeline(ctx, flags, [contribution.contextId]);
+    await drainPipeline(ctx, args, [contribution.contextId]);
   },
 });
 
-async function addBulk(ctx: CommandContext, flags: Record<string, unknown>, items: unknown[]): Promise<void> {
+async function addBulk(ctx: CommandContext, args: { wait: boolean }, items: unknown[]): Promise<void> {
   const res = await (await ctx.service()).bulkCreateContributions({ items });
   await renderBulk(ctx.out, res, (data) => `record ${(data as Contribution | undefined)?.recordId ?? "?"}`);
   ctx.setExitCode(bulkExitCode(res.summary));
-  await drainPipeline(ctx, flags, contextIdsOf(succeededData(res)));
+  await drainPipeline(ctx, args, contextIdsOf(succeededData(res)));
 }

@@ -1,55 +1,64 @@
-import type { Command } from "commander";
+import { SOURCE_TYPES } from "../../../contract/constants.js";
 import { errors } from "../../../contract/errors.js";
 import type { DdsService } from "../../../contract/service.js";
-import { parsePairs } from "../../body.js";
-import { resolveModelId } from "../../resolve.js";
-
-const collect = (v: string, prev: string[] = []) => [...prev, v];
+import { fieldTypes, parsePairs } from "../../body.js";
+import type { StringArg, StringsArg } from "../../core/args.js";
+import { refFlags } from "../../core/shared-args.js";
+import { resolveRef } from "../../names/resolve-ref.js";
 
 /** The friendly flags of `contributions add`, beside `-f`. */
-export function withContributionFlags(cmd: Command): Command {
-  return cmd
-    .option("--context <contextId>", "the context the evidence is about")
-    .option("--model <model>", "model name or modelId")
-    .option("--source-id <id>", "stable id of the source (a later contribution with the same one supersedes this)")
-    .option("--source-type <type>", "document, integration, user, manual or system")
-    .option("--data <field=value>", "a field value (repeatable; JSON values allowed)", collect)
-    .option("--confidence <field=0.9>", "confidence of one field, 0..1 (repeatable; default 1.0)", collect)
-    .option("--record <recordId>", "bind to this record instead of by identity")
-    .option("--observed-at <timestamp>", "when the source observed the data (ISO 8601)");
+export const contributionArgs = {
+  context: { ...refFlags.context, description: "the context the evidence is about (name or contextId)" },
+  model: refFlags.model,
+  sourceId: { type: "string", placeholder: "id", description: "stable id of the source (a later contribution with the same one supersedes this)" } satisfies StringArg,
+  sourceType: { type: "string", placeholder: "type", description: SOURCE_TYPES.join(", ") } satisfies StringArg,
+  data: { type: "strings", placeholder: "field=value", description: "a field value (repeatable; JSON values allowed; text fields take the text as written)" } satisfies StringsArg,
+  confidence: { type: "strings", placeholder: "field=0.9", description: "confidence of one field, 0..1 (repeatable; default 1.0)" } satisfies StringsArg,
+  record: { type: "string", placeholder: "recordId", description: "bind to this record instead of by identity" } satisfies StringArg,
+  observedAt: { type: "string", placeholder: "timestamp", description: "when the source observed the data (ISO 8601)" } satisfies StringArg,
+};
+
+/** The values of those flags. */
+export interface ContributionFlags {
+  context?: string;
+  model?: string;
+  sourceId?: string;
+  sourceType?: string;
+  data: string[];
+  confidence: string[];
+  record?: string;
+  observedAt?: string;
 }
 
-/** Top-level body properties given as flags (undefined when not given). */
-export async function contributionFlagValues(service: DdsService, flags: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const confidences = parsePairs(flags.confidence as string[] | undefined, "--confidence");
+/** Top-level body properties given as flags (undefined when not given), names resolved to ids. */
+export async function contributionFlagValues(service: DdsService, flags: ContributionFlags): Promise<Record<string, unknown>> {
+  const confidences = parsePairs(flags.confidence, "--confidence");
   for (const [k, v] of Object.entries(confidences ?? {})) {
     if (typeof v !== "number") throw errors.usage(`--confidence ${k}=${String(v)} must be a number from 0 to 1`);
   }
+  const modelId = flags.model ? await resolveRef(service, "model", flags.model) : undefined;
+  // `--data applicantId=123` on a string field means the text "123": read the field types.
+  const types = modelId && flags.data.length > 0 ? fieldTypes(await service.getModel(modelId)) : undefined;
   return {
-    contextId: flags.context,
-    modelId: flags.model ? await resolveModelId(service, flags.model as string) : undefined,
+    contextId: flags.context ? await resolveRef(service, "context", flags.context) : undefined,
+    modelId,
     sourceId: flags.sourceId,
     sourceType: flags.sourceType,
     recordId: flags.record,
     observedAt: flags.observedAt,
-    data: parsePairs(flags.data as string[] | undefined, "--data"),
+    data: parsePairs(flags.data, "--data", types),
     fieldConfidences: confidences,
   };
 }
 
 /** Without `-f`, the required flags must all be there: say which are missing. */
-export function requireContributionFlags(flags: Record<string, unknown>): void {
-  const missing = (
-    [
-      ["context", "--context <contextId>"],
-      ["model", "--model <model>"],
-      ["sourceId", "--source-id <id>"],
-      ["sourceType", "--source-type <type>"],
-      ["data", "--data <field=value>"],
-    ] as const
-  )
-    .filter(([k]) => flags[k] === undefined)
-    .map(([, f]) => f);
+export function requireContributionFlags(flags: ContributionFlags): void {
+  const missing: string[] = [];
+  if (flags.context === undefined) missing.push("--context <context>");
+  if (flags.model === undefined) missing.push("--model <model>");
+  if (flags.sourceId === undefined) missing.push("--source-id <id>");
+  if (flags.sourceType === undefined) missing.push("--source-type <type>");
+  if (flags.data.length === 0) missing.push("--data <field=value>");
   if (missing.length > 0) throw errors.usage(`missing ${missing.join(", ")} (or give the body with -f <file|->)`);
 }
 

@@ -1,26 +1,23 @@
-import type { FilterClause } from "../../../contract/list-query.js";
-import { defineCommand } from "../../command.js";
-import { collectPages, listQueryFrom, withListOptions, renderPage, type ListFlags } from "../../list-options.js";
+import { defineCommand } from "../../core/define-command.js";
+import { listArgs, refFlags } from "../../core/shared-args.js";
+import { collectPages, listQueryFrom, renderPage } from "../../list-options.js";
+import { scopeFilters } from "../../names/resolve-ref.js";
 import { contributionColumns } from "../../render/evidence.js";
-import { resolveModelId } from "../../resolve.js";
-import { modelNames } from "../records/model-names.js";
+import { modelNames } from "../../common/model-names.js";
 
 /** `ddsctl contributions list`. */
 export default defineCommand({
-  path: ["contributions", "list"],
+  command: "contributions list",
   description: "list contributions (filter: contextId, modelId, recordId, sourceId, sourceType, status, receivedAt)",
-  examples: [
-    "ddsctl contributions list --context <contextId>",
-    "ddsctl contributions list --filter recordId=<recordId> --filter status=superseded --json",
-  ],
-  configure: (cmd) =>
-    withListOptions(cmd.option("--context <contextId>", "only this context's contributions").option("--model <model>", "only this model's (name or modelId)")),
-  async run(ctx, _args, flags) {
+  examples: ["ddsctl contributions list --context case-42", "ddsctl contributions list --filter recordId=<recordId> --filter status=superseded --json"],
+  args: {
+    context: { ...refFlags.context, description: "only this context's contributions (name or contextId)" },
+    model: { ...refFlags.model, description: "only this model's (name or modelId)" },
+    ...listArgs,
+  },
+  async handler(args, ctx) {
     const service = await ctx.service();
-    const extra: FilterClause[] = [];
-    if (flags.context) extra.push({ field: "contextId", op: "eq", value: flags.context as string });
-    if (flags.model) extra.push({ field: "modelId", op: "eq", value: await resolveModelId(service, flags.model as string) });
-    const page = await collectPages(flags as ListFlags, listQueryFrom(flags as ListFlags, extra), (q) => service.listContributions(q));
-    await renderPage(ctx.out, page, page.data, async () => contributionColumns(ctx.out, await modelNames(service)));
+    const page = await collectPages(args, listQueryFrom(args, "contributions", await scopeFilters(service, args)), (q) => service.listContributions(q));
+    await renderPage(ctx.out, page, page.data, async () => contributionColumns(ctx.out, await modelNames(service)), "contributions");
   },
 });

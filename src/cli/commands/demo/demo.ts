@@ -1,17 +1,16 @@
-import { rmSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { isPostgresUrl } from "../../../engine/store/location.js";
 import { errors, ExitCode } from "../../../contract/errors.js";
-import { defineCommand } from "../../command.js";
+import { isInteractive } from "../../core/context.js";
+import { defineCommand } from "../../core/define-command.js";
+import { outputArgs, yesArgs } from "../../core/shared-args.js";
 import type { Output } from "../../output.js";
-import { renderEvaluationTrace } from "../../render/trace.js";
+import { packageRoot } from "../../package-root.js";
+import { renderEvaluationTrace } from "../../workbench/trace/render-trace.js";
 import { waitForContexts } from "../wait/wait-contexts.js";
 import { buildDemoReport, type DemoReport } from "./demo-report.js";
 
-// dist/cli/commands/demo/demo.js (and src/… under tests) sit four levels below the package
-// root, which ships fixtures/: `npx ddsctl demo` finds them from any working directory.
-const PACKAGE_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
-const FIXTURES = fileURLToPath(new URL("../../../../fixtures/mortgage/", import.meta.url));
 
 async function renderReport(out: Output, report: DemoReport): Promise<void> {
   out.line(out.c.bold("Contexts"));
@@ -39,16 +38,26 @@ async function renderReport(out: Output, report: DemoReport): Promise<void> {
 
 /** `ddsctl demo`: the first command a new user runs. */
 export default defineCommand({
-  path: ["demo"],
+  command: "demo",
   description: "seed the bundled mortgage fixtures (30 cases, 10 rules), wait for the pipeline, and show contexts, rule outcomes and one failing trace",
-  examples: ["ddsctl demo", "ddsctl demo --fresh", "ddsctl --local /tmp/demo.db demo --json"],
-  configure: (cmd) => cmd.option("--fresh", "delete the local database file first (all its data) and start from an empty one"),
-  async run(ctx, _args, flags) {
+  examples: ["ddsctl demo", "ddsctl demo --fresh --yes", "ddsctl --local /tmp/demo.db demo --json"],
+  args: {
+    fresh: { type: "boolean", description: "delete the local database file first (all its data) and start from an empty one (asks first; --yes without a terminal)" },
+    ...yesArgs,
+    ...outputArgs,
+  },
+  writes: true,
+  async handler(args, ctx) {
     const target = ctx.target();
     const { out } = ctx;
-    if (flags.fresh) {
+    const PACKAGE_ROOT = packageRoot();
+    const FIXTURES = join(PACKAGE_ROOT, "fixtures", "mortgage") + "/";
+    if (args.fresh) {
       if (target.mode !== "local") throw errors.usage(`--fresh deletes a local database file; the target is remote (${target.baseUrl})`);
       if (isPostgresUrl(target.db)) throw errors.usage("--fresh deletes a local SQLite file; drop the PostgreSQL database yourself to start over");
+      // A script cannot be asked: deleting a database takes an explicit --yes there.
+      if (!args.yes && !isInteractive(ctx.io)) throw errors.usage(`--fresh deletes ${target.db} and all its data: add --yes to confirm (there is no terminal to ask on)`);
+      if (existsSync(target.db)) await ctx.confirm(`Delete ${target.db} and all its data?`, args.yes);
       for (const suffix of ["", "-wal", "-shm"]) rmSync(`${target.db}${suffix}`, { force: true });
       out.info(out.c.dim(`removed ${target.db}`));
     }

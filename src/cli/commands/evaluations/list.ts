@@ -1,38 +1,39 @@
 import { errors } from "../../../contract/errors.js";
-import { defineCommand } from "../../command.js";
-import { collectPages, listQueryFrom, withListOptions, renderPage, type ListFlags } from "../../list-options.js";
+import { defineCommand } from "../../core/define-command.js";
+import { listArgs, refFlags } from "../../core/shared-args.js";
+import { collectPages, listQueryFrom, renderPage } from "../../list-options.js";
+import { resolveRef } from "../../names/resolve-ref.js";
 import { evaluationColumns } from "../../render/rules.js";
-import { resolveRuleId } from "../rules/rule-ref.js";
 
-/** `ddsctl evaluations list --context <id> | --rule <rule>`. */
+/** `ddsctl evaluations list --context <context> | --rule <rule>`. */
 export default defineCommand({
-  path: ["evaluations", "list"],
+  command: "evaluations list",
   description: "list rule evaluations of a context or of a rule; both flags show that one evaluation (filter: freshness, outcome, rule.severity, rule.category, …)",
   examples: [
-    "ddsctl evaluations list --context <contextId>",
+    "ddsctl evaluations list --context case-42",
     "ddsctl evaluations list --rule min-loan --filter outcome=false --json",
-    "ddsctl evaluations list --context <contextId> --filter rule.severity[in]=high,critical",
+    "ddsctl evaluations list --context case-42 --filter rule.severity[in]=high,critical",
   ],
-  configure: (cmd) =>
-    withListOptions(cmd.option("--context <contextId>", "evaluations of this context").option("--rule <rule>", "evaluations of this rule (name or ruleId)")),
-  async run(ctx, _args, flags) {
-    const contextId = flags.context as string | undefined;
-    const ruleRef = flags.rule as string | undefined;
-    if (!contextId && !ruleRef) throw errors.usage("give --context <contextId>, --rule <rule>, or both");
+  args: {
+    context: { ...refFlags.context, description: "evaluations of this context (name or contextId)" },
+    rule: { ...refFlags.rule, description: "evaluations of this rule (name or ruleId)" },
+    ...listArgs,
+  },
+  async handler(args, ctx) {
+    if (!args.context && !args.rule) throw errors.usage("give --context <context>, --rule <rule>, or both");
+    const query = listQueryFrom(args, "evaluations");
     const service = await ctx.service();
-    const ruleId = ruleRef ? await resolveRuleId(service, ruleRef) : undefined;
+    const contextId = args.context ? await resolveRef(service, "context", args.context) : undefined;
+    const ruleId = args.rule ? await resolveRef(service, "rule", args.rule) : undefined;
     const { out } = ctx;
     if (contextId && ruleId) {
       const evaluation = await service.getContextEvaluation(contextId, ruleId);
       if (out.options.json) return out.json(evaluation);
-      await out.table([evaluation], evaluationColumns(out));
-      out.info(out.c.dim(`the evaluation tree: ddsctl trace ${contextId} ${ruleRef}`));
+      out.table([evaluation], evaluationColumns(out));
+      out.info(out.c.dim(`the evaluation tree: ddsctl trace ${args.context} ${args.rule}`));
       return;
     }
-    const f = flags as ListFlags;
-    const page = await collectPages(f, listQueryFrom(f), (q) =>
-      contextId ? service.listContextEvaluations(contextId, q) : service.listRuleEvaluations(ruleId!, q),
-    );
-    await renderPage(out, page, page.data, () => evaluationColumns(out, { context: !contextId }));
+    const page = await collectPages(args, query, (q) => (contextId ? service.listContextEvaluations(contextId, q) : service.listRuleEvaluations(ruleId!, q)));
+    await renderPage(out, page, page.data, () => evaluationColumns(out, { context: !contextId }), "evaluations");
   },
 });

@@ -1,43 +1,46 @@
 import { errors } from "../../../contract/errors.js";
 import type { Context } from "../../../contract/schemas/index.js";
 import type { DdsService } from "../../../contract/service.js";
-import { defineCommand } from "../../command.js";
+import { defineCommand } from "../../core/define-command.js";
+import { refCache } from "../../names/resolve-ref.js";
 import { NdjsonSink } from "../../ndjson/ndjson-sink.js";
 import { everyItem, runExport, type ExportCounts } from "./export-run.js";
 
-/** The contexts to export: every one with --all, else the given ids (all checked first). */
-async function contextsToExport(service: DdsService, ids: string[], all: boolean): Promise<AsyncIterable<Context>> {
+/** The contexts to export: every one with --all, else the given names or ids (all checked first). */
+async function contextsToExport(service: DdsService, refs: string[], all: boolean): Promise<AsyncIterable<Context>> {
   if (all) return everyItem((q) => service.listContexts(q));
   const found: Context[] = [];
-  // Fetch every id before writing a line: a typo fails fast (exit 4), not halfway.
-  for (const id of ids) found.push(await service.getContext(id));
+  const contextId = refCache(service, "context");
+  // Fetch every context before writing a line: a typo fails fast (exit 4), not halfway.
+  for (const ref of refs) found.push(await service.getContext(await contextId(ref)));
   return (async function* () {
     yield* found;
   })();
 }
 
-/** `ddsctl export <contextId...>`: a case (or every case) as NDJSON another database can load. */
+/** `ddsctl export <context...>`: a case (or every case) as NDJSON another database can load. */
 export default defineCommand({
-  path: ["export"],
+  command: "export",
   description: "export contexts as NDJSON: models, rules, contexts, contributions (re-importable), records and evaluations",
   examples: [
-    "ddsctl export <contextId> > case.ndjson",
+    "ddsctl export case-42 > case.ndjson",
     "ddsctl export --all -o everything.ndjson",
     "ddsctl --remote https://dds.example/v1 export <contextId> -o case.ndjson",
     "ddsctl --local replay.db import contributions case.ndjson --create-contexts   # its evidence, into another database",
   ],
-  configure: (cmd) =>
-    cmd
-      .argument("[contextId...]", "the contexts to export")
-      .option("--all", "export every context")
-      .option("-o, --output <file>", "write to this file (written whole, then moved into place) instead of stdout"),
-  async run(ctx, ids, flags) {
-    const all = Boolean(flags.all);
+  args: {
+    contexts: { type: "strings", positional: true, placeholder: "context", complete: "context", description: "the contexts to export (names or ids)" },
+    all: { type: "boolean", description: "export every context" },
+    // NDJSON is not a resource listing: here -o names the file, as in `curl -o`.
+    output: { type: "string", short: "o", placeholder: "file", complete: "file", description: "write to this file (written whole, then moved into place) instead of stdout" },
+  },
+  async handler(args, ctx) {
+    const { all, contexts: ids } = args;
     if (all && ids.length > 0) throw errors.usage("give context ids or --all, not both");
     if (!all && ids.length === 0) throw errors.usage("name the contexts to export (ddsctl export <contextId...>) or pass --all");
     const service = await ctx.service();
     const contexts = await contextsToExport(service, ids, all);
-    const file = flags.output as string | undefined;
+    const file = args.output;
     const sink = file ? NdjsonSink.toFile(file) : NdjsonSink.toStream(ctx.out.resultStream());
     let counts: ExportCounts;
     try {

@@ -1,17 +1,23 @@
 import { errors } from "../../../contract/errors.js";
 import type { DdsService } from "../../../contract/service.js";
 import { isUuid } from "../../../util/uuid-shape.js";
-import { resolveModelId } from "../../resolve.js";
+import type { StringArg } from "../../core/args.js";
+import { resolveRef } from "../../names/resolve-ref.js";
 
 /** A field addressed by fieldId (global path) or by model and name (scoped path). */
 export type FieldRef = { fieldId: string } | { modelId: string; name: string };
 
-/** Reads `<fieldId>` or `<model> <field>` from the positional arguments. */
-export async function fieldRef(service: DdsService, args: string[]): Promise<FieldRef> {
-  const [a, b] = args;
-  if (b === undefined) {
-    if (!isUuid(a)) throw errors.usage(`give a fieldId, or a model and a field name (got "${a}")`);
-    return { fieldId: a };
+/** `<model|fieldId> [field]`: the positional arguments of the field commands. */
+export const fieldRefArgs = {
+  model: { type: "string", positional: true, required: true, placeholder: "model|fieldId", complete: "model", description: "model name or modelId, or a fieldId alone" } satisfies StringArg,
+  field: { type: "string", positional: true, placeholder: "field", description: "field name" } satisfies StringArg,
+};
+
+/** Reads `<fieldId>` or `<model> <field>`. */
+export async function fieldRef(service: DdsService, model: string, field: string | undefined): Promise<FieldRef> {
+  if (field === undefined) {
+    if (!isUuid(model)) throw errors.usage(`give a fieldId, or a model and a field name (got "${model}")`);
+    return { fieldId: model };
   }
-  return { modelId: await resolveModelId(service, a), name: b };
+  return { modelId: await resolveRef(service, "model", model), name: field };
 }

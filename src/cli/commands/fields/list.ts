@@ -1,20 +1,21 @@
-import { defineCommand } from "../../command.js";
-import { collectPages, listQueryFrom, withListOptions, renderPage, type ListFlags } from "../../list-options.js";
+import { defineCommand } from "../../core/define-command.js";
+import { listArgs, refs } from "../../core/shared-args.js";
+import { collectPages, listQueryFrom, renderPage } from "../../list-options.js";
+import { resolveRef } from "../../names/resolve-ref.js";
 import { fieldColumns } from "../../render/models.js";
-import { resolveModelId } from "../../resolve.js";
 
 /** `ddsctl fields list [model]`. */
 export default defineCommand({
-  path: ["fields", "list"],
+  command: "fields list",
   description: "list fields of one model, or across models (filter: modelId, name, type, required)",
   examples: ["ddsctl fields list Loan", "ddsctl fields list --filter type=number --json"],
-  configure: (cmd) => withListOptions(cmd.argument("[model]", "model name or modelId")),
-  async run(ctx, [ref], flags) {
+  args: { model: { ...refs.model, required: false }, ...listArgs },
+  async handler(args, ctx) {
     const service = await ctx.service();
     // Like GET /models/{id}/fields, an unknown model is a 404, not an empty list.
-    const modelId = ref ? (await service.getModel(await resolveModelId(service, ref))).modelId : undefined;
+    const modelId = args.model ? (await service.getModel(await resolveRef(service, "model", args.model))).modelId : undefined;
     const extra = modelId ? [{ field: "modelId", op: "eq" as const, value: modelId }] : [];
-    const page = await collectPages(flags as ListFlags, listQueryFrom(flags as ListFlags, extra), (q) => service.listFields(q));
-    await renderPage(ctx.out, page, page.data, () => fieldColumns());
+    const page = await collectPages(args, listQueryFrom(args, "fields", extra), (q) => service.listFields(q));
+    await renderPage(ctx.out, page, page.data, () => fieldColumns(), "fields");
   },
 });

@@ -1,9 +1,27 @@
 import type { Output } from "../../output.js";
 import type { ImportCounts, ImportProgress } from "./import-run.js";
 
+/** `1:05` or `1:02:05`: what is left, for the bar. */
+export function clock(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const hms = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
+  const [h, m, sec] = hms.map((n) => String(n).padStart(2, "0"));
+  return hms[0] > 0 ? `${hms[0]}:${m}:${sec}` : `${Number(m)}:${sec}`;
+}
+
+/**
+ * Seconds left to read `total` bytes at the average rate so far (`bytes` in `seconds`):
+ * the same average as the lines/s beside it.
+ */
+export function etaSeconds(total: number, bytes: number, seconds: number): number | undefined {
+  return bytes > 0 ? ((total - bytes) * seconds) / bytes : undefined;
+}
+
 /**
  * A progress bar for a TTY: bytes read of the file (so the ETA is honest before the
- * line count is known), lines, lines/s and failures. Nothing at all when stderr is not a
+ * line count is known), lines, lines/s and failures. The ETA is the bytes left at the
+ * same average rate the lines/s figure shows (cli-progress's own ETA extrapolates its last
+ * few updates, and so disagreed with the rate beside it). Nothing at all when stderr is not a
  * TTY or under --quiet. Returns a factory, as the file size is known only once the
  * import has opened it.
  */
@@ -15,14 +33,16 @@ export async function progressBar(out: Output): Promise<((total: number | undefi
     const started = Date.now();
     const format =
       total !== undefined
-        ? " {bar} {percentage}% | {lines} lines | {rate} lines/s | {failed} failed | ETA {eta_formatted}"
+        ? " {bar} {percentage}% | {lines} lines | {rate} lines/s | {failed} failed | ETA {left}"
         : " {lines} lines | {rate} lines/s | {failed} failed";
     const bar = new cliProgress.SingleBar({ stream, format, fps: 8, etaBuffer: 40 }, cliProgress.Presets.shades_classic);
-    bar.start(total ?? 1, 0, { lines: 0, rate: 0, failed: 0 });
+    bar.start(total ?? 1, 0, { lines: 0, rate: 0, failed: 0, left: "-" });
     return {
       update(bytes: number, counts: ImportCounts) {
         const seconds = Math.max((Date.now() - started) / 1000, 0.001);
-        const payload = { lines: counts.lines.toLocaleString("en-US"), rate: Math.round(counts.lines / seconds).toLocaleString("en-US"), failed: counts.failed };
+        const eta = total !== undefined ? etaSeconds(total, bytes, seconds) : undefined;
+        const left = eta !== undefined ? clock(eta) : "-";
+        const payload = { lines: counts.lines.toLocaleString("en-US"), rate: Math.round(counts.lines / seconds).toLocaleString("en-US"), failed: counts.failed, left };
         bar.update(total !== undefined ? bytes : 0, payload);
       },
       stop() {

@@ -23,6 +23,8 @@ export interface ImportResult {
   seconds: number;
   /** Every line was read and committed. */
   complete: boolean;
+  /** Ctrl-C stopped it (after committing and checkpointing the batches in flight). */
+  interrupted: boolean;
   /** Set when --max-errors stopped the import. */
   stoppedAt?: number;
   /** A request that failed as a whole, and the first line it held. */
@@ -90,33 +92,55 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
   const ledger = new ImportLedger(opts, start, rejects, progress, spec.contextOf !== undefined);
   // Locally, batches commit in groups; the checkpoint follows each group's commit.
   const grouped = !opts.dryRun && service.writeGroup !== undefined;
-  let group = grouped ? service.writeGroup!() : undefined;
+  let group: ReturnType<NonNullable<DdsService["writeGroup"]>> | undefined;
   let groupStarted = performance.now();
   ledger.deferred = grouped;
-  const commitGroup = (reopen: boolean) => {
-    if (!group) return;
-    const closing = group;
-    group = undefined;
-    // A failed commit throws before the checkpoint moves: the lines stay to be sent again.
-    closing.commit();
-    ledger.durable();
-    if (collectGarbage && process.memoryUsage.rss() > RSS_SOFT_LIMIT) collectGarbage();
-    if (reopen) group = service.writeGroup!();
+  // A group opens with the first batch after the last one closed, so an idle input (a
+  // slow pipe) holds no write lock and leaves nothing uncommitted.
+  const openGroup = () => {
+    if (!grouped || group) return;
+    group = service.writeGroup!();
     groupStarted = performance.now();
   };
+  const commitGroup = () => {
+    if (!grouped) return;
+    if (group) {
+      const closing = group;
+      group = undefined;
+      // A failed commit throws before the checkpoint moves: the lines stay to be sent again.
+      closing.commit();
+    }
+    // With no group open every batch so far is committed (a window of rejects only sends none).
+    ledger.durable();
+    if (collectGarbage && process.memoryUsage.rss() > RSS_SOFT_LIMIT) collectGarbage();
+  };
+  /** Engine calls running: a group commits only between calls, never cutting one in two. */
+  let sending = 0;
+  const due = () => group !== undefined && sending === 0 && performance.now() - groupStarted >= GROUP_MS;
+  // While the input keeps the reader waiting, the open group commits on time all the same.
+  const idle = grouped
+    ? setInterval(() => {
+        try {
+          if (due()) commitGroup();
+        } catch (error) {
+          failure ??= { error, line: ledger.lastCommitted + 1, doneThrough: 0 };
+        }
+      }, GROUP_MS)
+    : undefined;
   const queue: WindowWork[] = [];
   const dispatcher = new Dispatcher(opts.concurrency);
   let failure: ImportResult["failure"];
-  /** Engine calls running: a write group commits only between calls, never cutting one in two. */
-  let sending = 0;
   // Windows finish out of order when several are in flight; they commit in file order.
   const flush = () => {
     while (queue.length > 0 && queue[0].remaining === 0 && !queue[0].failed) ledger.commit(queue.shift()!);
-    if (group && sending === 0 && performance.now() - groupStarted >= GROUP_MS) commitGroup(true);
+    if (due()) commitGroup();
   };
-  const halted = () => failure !== undefined || ledger.overErrorLimit;
+  const halted = () => failure !== undefined || ledger.overErrorLimit || opts.signal?.aborted === true;
 
-  const source = opts.input === "-" ? process.stdin : createReadStream(opts.input, { highWaterMark: 1024 * 1024 });
+  const source = opts.input === "-" ? opts.stdin : createReadStream(opts.input, { highWaterMark: 1024 * 1024 });
+  // A pipe may keep the reader waiting for its next line: Ctrl-C stops the waiting too.
+  const stopReading = () => (source as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+  opts.signal?.addEventListener("abort", stopReading, { once: true });
   let reachedEnd = true;
   try {
     for await (const win of windows(splitLines(source, { maxLineBytes: opts.maxLineBytes }))) {
@@ -139,6 +163,7 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
         await dispatcher.slot(batch.orderKeys);
         // Waiting for the slot let earlier batches finish: one may have stopped the import.
         if (halted()) break;
+        openGroup();
         // Recording and committing happen inside the task, so once `slot` lets the next
         // batch go, everything before it is counted.
         void dispatcher.run(batch.orderKeys, async () => {
@@ -173,23 +198,33 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
     }
     await dispatcher.idle();
     flush();
+  } catch (err) {
+    // A stream destroyed by Ctrl-C ends the reading early; anything else is a real failure.
+    if (!opts.signal?.aborted) throw err;
+    reachedEnd = false;
+    await dispatcher.idle();
+    flush();
   } finally {
+    opts.signal?.removeEventListener("abort", stopReading);
     // What the service accepted is kept even when the import stops on an error: the
     // checkpoint then records it, or a rerun's keys replay it. A call still running (the
     // import stopped on a usage error) finishes first: a group commits between calls.
+    clearInterval(idle);
     await dispatcher.idle();
-    commitGroup(false);
-    if (source !== process.stdin) source.destroy();
+    commitGroup();
+    if (source !== opts.stdin) (source as NodeJS.ReadableStream & { destroy(): void }).destroy();
     rejects.close();
     progress?.stop();
   }
-  const complete = reachedEnd && !failure;
+  const interrupted = opts.signal?.aborted === true;
+  const complete = reachedEnd && !failure && !interrupted;
   ledger.finish(complete);
   if (failure) failure.doneThrough = ledger.lastCommitted;
   return {
     counts: ledger.counts,
     seconds: (performance.now() - started) / 1000,
     complete,
+    interrupted,
     stoppedAt: ledger.overErrorLimit && !reachedEnd ? ledger.lastCommitted : undefined,
     failure,
     touched: ledger.touched,

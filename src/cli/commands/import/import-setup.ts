@@ -23,6 +23,10 @@ export interface ImportOptions {
   createContexts: boolean;
   concurrency: number;
   maxLineBytes: number;
+  /** Where `-` reads from. */
+  stdin: NodeJS.ReadableStream;
+  /** Aborted on Ctrl-C: the import stops after the batches in flight and checkpoints them. */
+  signal?: AbortSignal;
 }
 
 /** The state an import starts from. */

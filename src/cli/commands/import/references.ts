@@ -1,8 +1,9 @@
 import { DdsError, errors, type Problem } from "../../../contract/errors.js";
-import type { ContextCreate } from "../../../contract/schemas/index.js";
+import type { ContextCreate, Model } from "../../../contract/schemas/index.js";
 import type { DdsService } from "../../../contract/service.js";
 import { isUuid } from "../../../util/uuid-shape.js";
 import { BoundedMap } from "./bounded-map.js";
+import { contributionDataProblems } from "./data-check.js";
 import { problemOf, type LineObject } from "./line-parse.js";
 
 /** How contextRef names that do not exist yet are handled. */
@@ -27,7 +28,7 @@ const CACHE_SIZE = 100_000;
  */
 export class References {
   private readonly modelsByName = new Map<string, { id: string; status: string }>();
-  private readonly modelsById = new Map<string, { name: string; status: string }>();
+  private readonly modelsById = new Map<string, Model>();
   private readonly contexts = new BoundedMap<string, Entry>(CACHE_SIZE);
   private readonly contextsById = new BoundedMap<string, Entry>(CACHE_SIZE);
   private readonly contextBodies = new BoundedMap<string, LineObject>(CACHE_SIZE);
@@ -45,7 +46,7 @@ export class References {
       const page = await service.listModels({ limit: 500, ...(cursor ? { cursor } : {}) });
       for (const m of page.models) {
         refs.modelsByName.set(m.name, { id: m.modelId, status: m.status });
-        refs.modelsById.set(m.modelId, { name: m.name, status: m.status });
+        refs.modelsById.set(m.modelId, m);
       }
       cursor = page.hasNextPage && page.nextCursor ? page.nextCursor : undefined;
     } while (cursor);
@@ -86,13 +87,18 @@ export class References {
     });
   }
 
-  /** Dry run: checks that the (resolved) model and context exist and accept evidence. */
+  /**
+   * Dry run: checks that the (resolved) model and context exist and accept evidence, and
+   * that the data fits the model (types, enums, identity), as ingest would.
+   */
   async check(obj: LineObject): Promise<Problem | undefined> {
     const model = this.modelsById.get(String(obj.modelId).toLowerCase());
     if (!model) return errors.notFound("model", String(obj.modelId)).toProblem();
     if (model.status !== "active") {
       return new DdsError("model_not_active", `model ${model.name} is ${model.status}; evidence is accepted only by active models`).toProblem();
     }
+    const problems = contributionDataProblems(model, obj);
+    if (problems.length > 0) return errors.validation(`invalid contribution: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`, problems).toProblem();
     const id = String(obj.contextId).toLowerCase();
     if (id === WOULD_CREATE) return undefined;
     let entry = this.contextsById.get(id);

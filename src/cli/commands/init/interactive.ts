@@ -1,13 +1,5 @@
 import { errors } from "../../../contract/errors.js";
 
-/**
- * True when a person can answer prompts: both stdin and stdout are terminals. Prompts
- * never appear otherwise (CI, pipes); every prompt has a flag instead.
- */
-export function isInteractive(): boolean {
-  return Boolean(process.stdin.isTTY && process.stdout.isTTY);
-}
-
 /** @inquirer/prompts, loaded only when a prompt is about to be shown (it is slow to load). */
 export async function loadPrompts(): Promise<typeof import("@inquirer/prompts")> {
   return import("@inquirer/prompts");
@@ -18,6 +10,8 @@ export async function loadPrompts(): Promise<typeof import("@inquirer/prompts")>
  * without any of those it is a usage error naming the flag.
  */
 export async function flagOrPrompt(options: {
+  /** Whether a person can answer (stdin and stdout are terminals). */
+  interactive: boolean;
   value: string | undefined;
   flag: string;
   yes: boolean;
@@ -25,9 +19,9 @@ export async function flagOrPrompt(options: {
   ask: () => Promise<string>;
 }): Promise<string> {
   if (options.value !== undefined) return options.value;
-  if (isInteractive() && !options.yes) return options.ask();
+  if (options.interactive && !options.yes) return options.ask();
   if (options.fallback !== undefined) return options.fallback;
-  throw errors.usage(`${options.flag} is required${isInteractive() ? " with --yes" : " when there is no terminal to ask on"}`);
+  throw errors.usage(`${options.flag} is required${options.interactive ? " with --yes" : " when there is no terminal to ask on"}`);
 }
 
 /** Profile names become JSON keys and appear in messages: keep them simple. */

@@ -1,16 +1,15 @@
-import { defineCommand } from "../../command.js";
-import { resolveModelId } from "../../resolve.js";
+import { defineCommand } from "../../core/define-command.js";
+import { refs, yesArgs } from "../../core/shared-args.js";
+import { deleteNamed } from "../../common/delete-named.js";
 
 /** `ddsctl models delete <model>`. */
 export default defineCommand({
-  path: ["models", "delete"],
+  command: "models delete",
   description: "soft-delete an archived model that has no active records",
-  examples: ["ddsctl models delete Loan"],
-  configure: (cmd) => cmd.argument("<model>", "model name or modelId"),
-  async run(ctx, [ref]) {
-    const service = await ctx.service();
-    const id = await resolveModelId(service, ref);
-    await service.deleteModel(id);
-    if (!ctx.out.options.json) ctx.out.info(`deleted model ${ref}`);
+  examples: ["ddsctl models delete Loan", "ddsctl models delete Loan --yes"],
+  args: { model: refs.model, ...yesArgs },
+  writes: true,
+  async handler(args, ctx) {
+    await deleteNamed(ctx, "model", args.model, args.yes, (service, id) => service.deleteModel(id));
   },
 });

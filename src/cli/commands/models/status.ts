@@ -1,15 +1,22 @@
-import { defineCommand } from "../../command.js";
-import { resolveModelId } from "../../resolve.js";
+import { MODEL_STATUSES } from "../../../contract/constants.js";
+import { defineCommand } from "../../core/define-command.js";
+import { outputArgs, refs } from "../../core/shared-args.js";
+import { resolveRef } from "../../names/resolve-ref.js";
 import { renderModel } from "../../render/models.js";
 
 /** `ddsctl models status <model> <status>`. */
 export default defineCommand({
-  path: ["models", "status"],
+  command: "models status",
   description: "move a model through its lifecycle: draft → active → archived",
   examples: ["ddsctl models status Loan active", "ddsctl models status Loan archived --json"],
-  configure: (cmd) => cmd.argument("<model>", "model name or modelId").argument("<status>", "draft, active or archived"),
-  async run(ctx, [ref, status]) {
+  args: {
+    model: refs.model,
+    status: { type: "string", positional: true, required: true, description: MODEL_STATUSES.join(", ") },
+    ...outputArgs,
+  },
+  writes: true,
+  async handler(args, ctx) {
     const service = await ctx.service();
-    await renderModel(ctx.out, await service.setModelStatus(await resolveModelId(service, ref), status));
+    await renderModel(ctx.out, await service.setModelStatus(await resolveRef(service, "model", args.model), args.status));
   },
 });

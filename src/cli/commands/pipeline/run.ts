@@ -1,24 +1,27 @@
 import { ExitCode } from "../../../contract/errors.js";
 import type { PipelineRunOptions } from "../../../contract/service.js";
-import { defineCommand } from "../../command.js";
-import { parseDuration } from "./duration.js";
+import { defineCommand } from "../../core/define-command.js";
+import { outputArgs } from "../../core/shared-args.js";
+import { refCache } from "../../names/resolve-ref.js";
+import { durationFlag } from "../../common/duration-flag.js";
 
-/** `ddsctl pipeline run [contextId...]`. */
+/** `ddsctl pipeline run [context...]`. */
 export default defineCommand({
-  path: ["pipeline", "run"],
+  command: "pipeline run",
   description: "resolve stale contexts now (all, or the given ones); remote mode waits for the server's worker",
-  examples: ["ddsctl pipeline run", "ddsctl pipeline run <contextId> --timeout 30s --json"],
-  configure: (cmd) =>
-    cmd
-      .argument("[contextId...]", "only these contexts (default: every stale, active context)")
-      .option("--timeout <duration>", "give up after this long, e.g. 30s, 2m (exit 5 if contexts are still pending)"),
-  async run(ctx, args, flags) {
-    // cmd.args holds the variadic contextIds as plain strings.
-    const contextIds = args;
+  examples: ["ddsctl pipeline run", "ddsctl pipeline run case-42 --timeout 30s --json"],
+  args: {
+    contexts: { type: "strings", positional: true, placeholder: "context", complete: "context", description: "only these contexts, by name or id (default: every stale, active context)" },
+    timeout: { type: "string", placeholder: "duration", description: "give up after this long, e.g. 30s, 2m (exit 5 if contexts are still pending)" },
+    ...outputArgs,
+  },
+  async handler(args, ctx) {
     const options: PipelineRunOptions = {};
-    if (contextIds.length > 0) options.contextIds = contextIds;
-    if (flags.timeout !== undefined) options.timeoutMs = parseDuration(flags.timeout as string, "--timeout");
-    const result = await (await ctx.service()).runPipeline(options);
+    if (args.timeout !== undefined) options.timeoutMs = durationFlag(args.timeout, "--timeout");
+    const service = await ctx.service();
+    const contextId = refCache(service, "context");
+    if (args.contexts.length > 0) options.contextIds = await Promise.all(args.contexts.map(contextId));
+    const result = await service.runPipeline(options);
     if (result.pending.length > 0 && options.timeoutMs !== undefined) ctx.setExitCode(ExitCode.timeout);
     const { out } = ctx;
     if (out.options.json) return out.json(result);

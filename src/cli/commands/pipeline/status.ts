@@ -1,11 +1,13 @@
-import { defineCommand } from "../../command.js";
+import { defineCommand } from "../../core/define-command.js";
+import { outputArgs } from "../../core/shared-args.js";
 
 /** `ddsctl pipeline status`. */
 export default defineCommand({
-  path: ["pipeline", "status"],
+  command: "pipeline status",
   description: "count contexts by freshness: resolved, stale, computing, waiting (completed) and expired claims",
   examples: ["ddsctl pipeline status", "ddsctl pipeline status --json"],
-  async run(ctx) {
+  args: { ...outputArgs },
+  async handler(_args, ctx) {
     const status = await (await ctx.service()).pipelineStatus();
     const { out } = ctx;
     if (out.options.json) return out.json(status);
@@ -16,7 +18,7 @@ export default defineCommand({
       ["waiting", status.waiting, "stale but completed: not processed until reopened"],
       ["expired claims", status.expiredClaims, "a worker stopped mid-pass; claimable again"],
     ];
-    await out.table(rows, [
+    out.table(rows, [
       { header: "STATE", get: (r) => r[0] },
       { header: "CONTEXTS", get: (r) => r[1], style: (t, r) => (r[1] > 0 && r[0] !== "resolved" ? out.c.yellow(t) : t) },
       { header: "MEANING", get: (r) => r[2], style: (t) => out.c.dim(t) },

@@ -1,20 +1,23 @@
 import { errors } from "../../../contract/errors.js";
-import { defineCommand } from "../../command.js";
 import { readConfig, writeConfig } from "../../config.js";
+import { defineCommand } from "../../core/define-command.js";
+import { outputArgs, yesArgs } from "../../core/shared-args.js";
 
 /** `ddsctl profiles remove <name>`. */
 export default defineCommand({
-  path: ["profiles", "remove"],
+  command: "profiles remove",
   description: "delete a saved profile (and its stored token); the data it points at is left alone",
-  examples: ["ddsctl profiles remove staging"],
-  configure: (cmd) => cmd.argument("<name>", "the profile"),
-  async run(ctx, [name]) {
-    const config = readConfig();
+  examples: ["ddsctl profiles remove staging", "ddsctl profiles remove staging --yes"],
+  args: { name: { type: "string", positional: true, required: true, description: "the profile" }, ...yesArgs, ...outputArgs },
+  async handler(args, ctx) {
+    const { name } = args;
+    const config = readConfig(ctx.io.env);
     if (!config.profiles[name]) throw errors.notFound("profile", name);
+    await ctx.confirm(`Remove profile ${name}?`, args.yes);
     delete config.profiles[name];
     const wasCurrent = config.current === name;
     if (wasCurrent) delete config.current;
-    writeConfig(config);
+    writeConfig(ctx.io.env, config);
     const { out } = ctx;
     if (out.options.json) return out.json({ removed: name, current: config.current ?? null });
     out.line(`removed profile ${name}`);

@@ -1,5 +1,6 @@
 import { errors } from "../../../contract/errors.js";
 import { readBody } from "../../body.js";
+import type { CliIO } from "../../core/io.js";
 
 /**
  * The items of a bulk body: `{"items": [...]}` as the REST API takes it, or a bare JSON
@@ -14,9 +15,9 @@ export function bulkItemsOf(body: unknown): unknown[] | undefined {
 }
 
 /** Reads a `--bulk -f <path|->` file; anything but items is a usage error. */
-export async function readBulkItems(file: string | undefined): Promise<unknown[]> {
+export async function readBulkItems(io: CliIO, file: string | undefined): Promise<unknown[]> {
   if (!file) throw errors.usage("--bulk needs -f <path|-> holding {\"items\": [...]} or a JSON array");
-  const items = bulkItemsOf(await readBody(file));
+  const items = bulkItemsOf(await readBody(io, file));
   if (!items) throw errors.usage(`${file === "-" ? "stdin" : file} must hold {"items": [...]} or a JSON array of items`);
   return items;
 }

@@ -1,21 +1,22 @@
 import { errors } from "../../../contract/errors.js";
-import { defineCommand } from "../../command.js";
-import { renderRecordExplanation } from "../../render/lineage.js";
+import { defineCommand } from "../../core/define-command.js";
+import { outputArgs, refs } from "../../core/shared-args.js";
+import { renderRecordExplanation } from "../../workbench/explain/render-lineage.js";
 
 /** `ddsctl records explain <recordId> [field]`. */
 export default defineCommand({
-  path: ["records", "explain"],
+  command: "records explain",
   description:
     "show why a record has its values: per field every candidate contribution (superseded ones too), which the policy picked and why; computed fields with what they read",
   examples: ["ddsctl records explain <recordId>", "ddsctl records explain <recordId> creditScore", "ddsctl records explain <recordId> --json"],
-  configure: (cmd) => cmd.argument("<recordId>").argument("[field]", "one field only"),
-  async run(ctx, [id, field]) {
+  args: { recordId: refs.record, field: { type: "string", positional: true, description: "one field only" }, ...outputArgs },
+  async handler(args, ctx) {
     const service = await ctx.service();
-    const record = await service.getRecord(id, { include: ["model", "lineage"] });
-    if (field !== undefined && !record.model?.fields.some((f) => f.name === field)) throw errors.notFound("field", `${field} on record ${record.recordId}`);
-    const { LineageReader } = await import("../../workbench/lineage-reader.js");
-    const { explainRecordFields } = await import("../../workbench/record-explain.js");
-    const explanation = await explainRecordFields(new LineageReader(service), record, field);
+    const record = await service.getRecord(args.recordId, { include: ["model", "lineage"] });
+    if (args.field !== undefined && !record.model?.fields.some((f) => f.name === args.field)) throw errors.notFound("field", `${args.field} on record ${record.recordId}`);
+    const { LineageReader } = await import("../../workbench/trace/lineage-reader.js");
+    const { explainRecordFields } = await import("../../workbench/explain/record-explain.js");
+    const explanation = await explainRecordFields(new LineageReader(service), record, args.field);
     if (ctx.out.options.json) return ctx.out.json(explanation);
     renderRecordExplanation(ctx.out, explanation);
   },

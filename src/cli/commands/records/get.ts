@@ -1,9 +1,10 @@
 import { errors } from "../../../contract/errors.js";
 import { RECORD_INCLUDES } from "../../../contract/constants.js";
 import type { RecordInclude } from "../../../contract/schemas/index.js";
-import { defineCommand } from "../../command.js";
+import { defineCommand } from "../../core/define-command.js";
+import { includeArg, outputArgs, refs } from "../../core/shared-args.js";
 import { renderRecord } from "../../render/records.js";
-import { modelNames } from "./model-names.js";
+import { modelNames } from "../../common/model-names.js";
 
 /** Parses `--include model,lineage`. */
 export function parseIncludes(text: string | undefined): RecordInclude[] | undefined {
@@ -17,14 +18,14 @@ export function parseIncludes(text: string | undefined): RecordInclude[] | undef
 
 /** `ddsctl records get <recordId>`. */
 export default defineCommand({
-  path: ["records", "get"],
+  command: "records get",
   description: "show one record: freshness, resolved data, issues (--include model,lineage for more)",
   examples: ["ddsctl records get <recordId>", "ddsctl records get <recordId> --include model,lineage --json"],
-  configure: (cmd) => cmd.argument("<recordId>").option("--include <parts>", `embed more, comma-separated: ${RECORD_INCLUDES.join(", ")}`),
-  async run(ctx, [id], flags) {
-    const include = parseIncludes(flags.include as string | undefined);
+  args: { recordId: refs.record, include: includeArg, ...outputArgs },
+  async handler(args, ctx) {
+    const include = parseIncludes(args.include);
     const service = await ctx.service();
-    const record = await service.getRecord(id, include ? { include } : undefined);
+    const record = await service.getRecord(args.recordId, include ? { include } : undefined);
     await renderRecord(ctx.out, record, ctx.out.options.json || record.model ? undefined : await modelNames(service));
   },
 });

@@ -1,23 +1,23 @@
-import type { FilterClause } from "../../../contract/list-query.js";
-import { defineCommand } from "../../command.js";
-import { collectPages, listQueryFrom, withListOptions, renderPage, type ListFlags } from "../../list-options.js";
+import { defineCommand } from "../../core/define-command.js";
+import { listArgs, refFlags } from "../../core/shared-args.js";
+import { collectPages, listQueryFrom, renderPage } from "../../list-options.js";
+import { scopeFilters } from "../../names/resolve-ref.js";
 import { recordColumns } from "../../render/records.js";
-import { resolveModelId } from "../../resolve.js";
-import { modelNames } from "./model-names.js";
+import { modelNames } from "../../common/model-names.js";
 
 /** `ddsctl records list`. */
 export default defineCommand({
-  path: ["records", "list"],
+  command: "records list",
   description: "list resolved records (filter: contextId, modelId, freshness, createdAt, updatedAt)",
-  examples: ["ddsctl records list --context <contextId>", "ddsctl records list --context <contextId> --model Applicant --json"],
-  configure: (cmd) =>
-    withListOptions(cmd.option("--context <contextId>", "only this context's records").option("--model <model>", "only this model's records (name or modelId)")),
-  async run(ctx, _args, flags) {
+  examples: ["ddsctl records list --context case-42", "ddsctl records list --context case-42 --model Applicant -o wide"],
+  args: {
+    context: { ...refFlags.context, description: "only this context's records (name or contextId)" },
+    model: { ...refFlags.model, description: "only this model's records (name or modelId)" },
+    ...listArgs,
+  },
+  async handler(args, ctx) {
     const service = await ctx.service();
-    const extra: FilterClause[] = [];
-    if (flags.context) extra.push({ field: "contextId", op: "eq", value: flags.context as string });
-    if (flags.model) extra.push({ field: "modelId", op: "eq", value: await resolveModelId(service, flags.model as string) });
-    const page = await collectPages(flags as ListFlags, listQueryFrom(flags as ListFlags, extra), (q) => service.listRecords(q));
-    await renderPage(ctx.out, page, page.data, async () => recordColumns(ctx.out, await modelNames(service)));
+    const page = await collectPages(args, listQueryFrom(args, "records", await scopeFilters(service, args)), (q) => service.listRecords(q));
+    await renderPage(ctx.out, page, page.data, async () => recordColumns(ctx.out, await modelNames(service)), "records");
   },
 });

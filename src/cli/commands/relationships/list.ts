@@ -1,23 +1,49 @@
-import { defineCommand } from "../../command.js";
+import { errors } from "../../../contract/errors.js";
+import { modelNames } from "../../common/model-names.js";
+import { defineCommand } from "../../core/define-command.js";
+import { outputArgs, refFlags } from "../../core/shared-args.js";
+import { resolveRef } from "../../names/resolve-ref.js";
 import { relationshipColumns } from "../../render/evidence.js";
 import { recordColumns } from "../../render/records.js";
-import { modelNames } from "../records/model-names.js";
 
-/** `ddsctl relationships list <recordId> [name]`. */
+/** `ddsctl relationships list <recordId> [name]`, or `--context <ctx>` for a case's whole graph. */
 export default defineCommand({
-  path: ["relationships", "list"],
-  description: "list a record's links, or with a relationship name the records it connects to",
-  examples: ["ddsctl relationships list <recordId>", "ddsctl relationships list <recordId> applicants --json"],
-  configure: (cmd) => cmd.argument("<recordId>", "the source record").argument("[name]", "a relationship name: list the connected records"),
-  async run(ctx, [id, name]) {
+  command: "relationships list",
+  description: "list a record's links, with a relationship name the records it connects to, or with --context every link of a case (removed ones too)",
+  examples: ["ddsctl relationships list <recordId>", "ddsctl relationships list <recordId> applicants --json", "ddsctl relationships list --context haddad-purchase"],
+  args: {
+    recordId: { type: "string", positional: true, description: "the source record" },
+    name: { type: "string", positional: true, description: "a relationship name: list the connected records" },
+    context: { ...refFlags.context, description: "every link between a context's records (name or contextId), removed ones marked" },
+    ...outputArgs,
+  },
+  async handler(args, ctx) {
     const service = await ctx.service();
-    if (name === undefined) {
-      const links = await service.listRelationships(id);
-      if (ctx.out.options.json) return ctx.out.json(links);
-      return ctx.out.table(links.data, relationshipColumns());
+    const { out } = ctx;
+    if (args.context !== undefined) {
+      if (args.recordId !== undefined) throw errors.usage("give either a recordId or --context, not both");
+      const links = await service.listContextRelationships(await resolveRef(service, "context", args.context));
+      if (out.options.json) return out.json(links);
+      return out.table(
+        links.data,
+        [
+          { header: "SOURCE RECORD", get: (l) => l.sourceRecordId },
+          { header: "NAME", get: (l) => l.relationshipName },
+          { header: "TARGET RECORD", get: (l) => l.targetRecordId },
+          { header: "CREATED", get: (l) => l.createdAt ?? "" },
+          { header: "REMOVED", get: (l) => l.removedAt ?? "" },
+        ],
+        "relationships",
+      );
     }
-    const related = await service.listRelatedRecords(id, name);
-    if (ctx.out.options.json) return ctx.out.json(related);
-    await ctx.out.table(related.data, recordColumns(ctx.out, await modelNames(service)));
+    if (args.recordId === undefined) throw errors.usage("name a record (relationships list <recordId>) or a context (--context <context>)");
+    if (args.name === undefined) {
+      const links = await service.listRelationships(args.recordId);
+      if (out.options.json) return out.json(links);
+      return out.table(links.data, relationshipColumns(), "relationships");
+    }
+    const related = await service.listRelatedRecords(args.recordId, args.name);
+    if (out.options.json) return out.json(related);
+    out.table(related.data, related.data.length === 0 ? [] : recordColumns(out, await modelNames(service)), "related records");
   },
 });

@@ -1,18 +1,26 @@
-import { defineCommand } from "../../command.js";
-import { drainPipeline, withNoWait } from "../pipeline/drain.js";
+import { defineCommand } from "../../core/define-command.js";
+import { refs, waitArgs, yesArgs } from "../../core/shared-args.js";
+import { drainPipeline } from "../../common/drain.js";
 
 /** `ddsctl relationships remove <recordId> <name> <targetRecordId>`. */
 export default defineCommand({
-  path: ["relationships", "remove"],
+  command: "relationships remove",
   description: "remove one link; the pipeline keeps it removed until either record's identity changes",
-  examples: ["ddsctl relationships remove <recordId> applicants <targetRecordId>", "ddsctl relationships remove <recordId> property <targetRecordId> --no-wait"],
-  configure: (cmd) =>
-    withNoWait(cmd.argument("<recordId>", "the source record").argument("<name>", "the relationship name").argument("<targetRecordId>", "the linked record")),
-  async run(ctx, [id, name, target], flags) {
+  examples: ["ddsctl relationships remove <recordId> applicants <targetRecordId>", "ddsctl relationships remove <recordId> property <targetRecordId> --no-wait --yes"],
+  args: {
+    recordId: { ...refs.record, description: "the source record" },
+    name: { type: "string", positional: true, required: true, description: "the relationship name" },
+    targetRecordId: { type: "string", positional: true, required: true, description: "the linked record" },
+    ...yesArgs,
+    ...waitArgs,
+  },
+  writes: true,
+  async handler(args, ctx) {
     const service = await ctx.service();
-    const contextId = flags.wait === false ? undefined : (await service.getRecord(id)).contextId;
-    await service.removeRelationship(id, name, target);
-    if (!ctx.out.options.json) ctx.out.info(`removed ${name} link ${id} → ${target}`);
-    await drainPipeline(ctx, flags, contextId ? [contextId] : []);
+    const contextId = args.wait ? (await service.getRecord(args.recordId)).contextId : undefined;
+    await ctx.confirm(`Remove the ${args.name} link ${args.recordId} → ${args.targetRecordId}?`, args.yes);
+    await service.removeRelationship(args.recordId, args.name, args.targetRecordId);
+    if (!ctx.out.options.json) ctx.out.info(`removed ${args.name} link ${args.recordId} → ${args.targetRecordId}`);
+    await drainPipeline(ctx, args, contextId ? [contextId] : []);
   },
 });

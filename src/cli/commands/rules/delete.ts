@@ -1,15 +1,15 @@
-import { defineCommand } from "../../command.js";
-import { resolveRuleId } from "./rule-ref.js";
+import { defineCommand } from "../../core/define-command.js";
+import { refs, yesArgs } from "../../core/shared-args.js";
+import { deleteNamed } from "../../common/delete-named.js";
 
 /** `ddsctl rules delete <rule>`. */
 export default defineCommand({
-  path: ["rules", "delete"],
+  command: "rules delete",
   description: "soft-delete a rule (it stops being evaluated; kept for audit)",
-  examples: ["ddsctl rules delete min-loan"],
-  configure: (cmd) => cmd.argument("<rule>", "rule name or ruleId"),
-  async run(ctx, [ref]) {
-    const service = await ctx.service();
-    await service.deleteRule(await resolveRuleId(service, ref));
-    if (!ctx.out.options.json) ctx.out.info(`deleted rule ${ref}`);
+  examples: ["ddsctl rules delete min-loan", "ddsctl rules delete min-loan --yes"],
+  args: { rule: refs.rule, ...yesArgs },
+  writes: true,
+  async handler(args, ctx) {
+    await deleteNamed(ctx, "rule", args.rule, args.yes, (service, id) => service.deleteRule(id));
   },
 });

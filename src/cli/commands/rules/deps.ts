@@ -1,24 +1,28 @@
 import { errors } from "../../../contract/errors.js";
-import { defineCommand } from "../../command.js";
-import { resolveRuleId } from "./rule-ref.js";
+import { defineCommand } from "../../core/define-command.js";
+import { outputArgs, refs } from "../../core/shared-args.js";
+import { resolveRef } from "../../names/resolve-ref.js";
 
 /** `ddsctl rules deps [rule] [--field Model.field]`. */
 export default defineCommand({
-  path: ["rules", "deps"],
+  command: "rules deps",
   description:
     "show the model fields each rule reads, or (--field Model.field) every rule and computed field that reads a field, directly or through computed fields",
   examples: ["ddsctl rules deps", "ddsctl rules deps dti-limit --json", "ddsctl rules deps --field Employment.monthlyIncome"],
-  configure: (cmd) =>
-    cmd.argument("[rule]", "one rule (name or ruleId); default every rule").option("--field <Model.field>", "list what reads this field instead"),
-  async run(ctx, [ruleRef], flags) {
+  args: {
+    rule: { ...refs.rule, required: false, description: "one rule (name or ruleId); default every rule" },
+    field: { type: "string", placeholder: "Model.field", description: "list what reads this field instead" },
+    ...outputArgs,
+  },
+  async handler(args, ctx) {
     const { out } = ctx;
-    const field = flags.field as string | undefined;
+    const { field, rule: ruleRef } = args;
     if (field !== undefined && ruleRef !== undefined) throw errors.usage("give a rule or --field, not both");
     const service = await ctx.service();
-    const { allModels, allPages } = await import("../../workbench/lineage-reader.js");
-    const { readersOf, ruleReads } = await import("../../workbench/rule-deps.js");
+    const { allModels, allPages } = await import("../../workbench/trace/lineage-reader.js");
+    const { readersOf, ruleReads } = await import("../../workbench/rules-eval/rule-deps.js");
     const models = await allModels(service);
-    const rules = ruleRef !== undefined ? [await service.getRule(await resolveRuleId(service, ruleRef))] : await allPages((q) => service.listRules(q));
+    const rules = ruleRef !== undefined ? [await service.getRule(await resolveRef(service, "rule", ruleRef))] : await allPages((q) => service.listRules(q));
     if (field !== undefined) {
       const [m, f, ...rest] = field.split(".");
       const model = models.find((x) => x.name === m);

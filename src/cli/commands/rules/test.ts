@@ -1,10 +1,11 @@
 import { writeFileSync } from "node:fs";
 import { errors } from "../../../contract/errors.js";
-import { defineCommand } from "../../command.js";
+import { defineCommand } from "../../core/define-command.js";
+import { outputArgs } from "../../core/shared-args.js";
 
 /** `ddsctl rules test <cases-file|dir>`. */
 export default defineCommand({
-  path: ["rules", "test"],
+  command: "rules test",
   description:
     "run expected outcomes (and values of sub-expressions) against data or stored contexts, report pass/fail and branch coverage; exit 1 on a failing case",
   examples: [
@@ -12,24 +13,26 @@ export default defineCommand({
     "ddsctl rules test tests/rules --threshold 100 --junit reports/rules.xml",
     "ddsctl rules test tests/rules --json",
   ],
-  configure: (cmd) =>
-    cmd
-      .argument("<cases>", "a cases file (JSON or YAML) or a directory of them")
-      .option("--threshold <percent>", "exit 1 when overall branch coverage is below this percentage")
-      .option("--junit <path>", "also write a JUnit XML report there (for CI)"),
-  async run(ctx, [path], flags) {
+  args: {
+    cases: { type: "string", positional: true, required: true, complete: "file", description: "a cases file (JSON or YAML) or a directory of them" },
+    threshold: { type: "string", placeholder: "percent", description: "exit 1 when overall branch coverage is below this percentage" },
+    junit: { type: "string", placeholder: "path", complete: "file", description: "also write a JUnit XML report there (for CI)" },
+    ...outputArgs,
+  },
+  async handler(args, ctx) {
+    const flags = args;
     const { out } = ctx;
     let threshold: number | undefined;
     if (flags.threshold !== undefined) {
       threshold = Number(flags.threshold);
       if (!Number.isFinite(threshold) || threshold < 0 || threshold > 100) throw errors.usage(`--threshold ${String(flags.threshold)}: give a percentage from 0 to 100`);
     }
-    const { loadSuites } = await import("../../workbench/cases-file.js");
-    const { runSuites } = await import("../../workbench/rules-test.js");
-    const { renderTestReport, caseTraceLines } = await import("../../workbench/rules-test-render.js");
-    const report = await runSuites(await loadSuites(path), () => ctx.service());
+    const { loadSuites } = await import("../../workbench/rules-test/cases-file.js");
+    const { runSuites } = await import("../../workbench/rules-test/rules-test.js");
+    const { renderTestReport, caseTraceLines } = await import("../../workbench/rules-test/rules-test-render.js");
+    const report = await runSuites(await loadSuites(args.cases), () => ctx.service());
     if (flags.junit !== undefined) {
-      const { junitXml } = await import("../../workbench/junit.js");
+      const { junitXml } = await import("../../workbench/rules-test/junit.js");
       writeFileSync(String(flags.junit), junitXml(report, (c) => caseTraceLines(c)));
     }
     const { covered, total } = report.summary.coverage;

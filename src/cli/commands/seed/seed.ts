@@ -1,21 +1,25 @@
 import { errors, ExitCode } from "../../../contract/errors.js";
-import { defineCommand } from "../../command.js";
-import { parseDuration } from "../pipeline/duration.js";
+import { defineCommand } from "../../core/define-command.js";
+import { outputArgs } from "../../core/shared-args.js";
+import { durationFlag } from "../../common/duration-flag.js";
 import { unresolvableText, waitForContexts } from "../wait/wait-contexts.js";
 
 /** `ddsctl seed <dir>`: apply, then wait until every declared context is resolved. */
 export default defineCommand({
-  path: ["seed"],
+  command: "seed",
   description: "apply a directory of documents (models, rules, contexts with evidence) and wait until every context is resolved: one command for CI",
   examples: ["ddsctl seed fixtures/mortgage/", "ddsctl seed fixtures/ --timeout 2m --json"],
-  configure: (cmd) =>
-    cmd
-      .argument("<path>", "a directory (every *.json, *.yaml, *.yml below it) or one file")
-      .option("--timeout <duration>", "how long to wait for the pipeline, e.g. 30s, 2m (exit 5 when it runs out)", "60s"),
-  async run(ctx, [path], flags) {
-    const timeoutMs = parseDuration(flags.timeout as string, "--timeout");
+  args: {
+    path: { type: "string", positional: true, required: true, complete: "file", description: "a directory (every *.json, *.yaml, *.yml below it) or one file" },
+    timeout: { type: "string", placeholder: "duration", default: "60s", description: "how long to wait for the pipeline, e.g. 30s, 2m (exit 5 when it runs out)" },
+    ...outputArgs,
+  },
+  writes: true,
+  async handler(args, ctx) {
+    const flags = args;
+    const timeoutMs = durationFlag(args.timeout, "--timeout");
     const lib = await import("../../declarative/index.js");
-    const docs = lib.loadDocuments(path);
+    const docs = lib.loadDocuments(args.path);
     const service = await ctx.service();
     const applied = await lib.applyDocuments(service, docs, { dryRun: false });
     const waited = await waitForContexts(service, applied.contextIds, timeoutMs);
@@ -43,7 +47,7 @@ export default defineCommand({
     }
     if (waited.unresolvable.length > 0) ctx.setExitCode(ExitCode.failure);
     else if (waited.pending.length > 0) {
-      out.warn(`timed out after ${flags.timeout as string}: ${waited.pending.length} context(s) still pending (${waited.pending.join(", ")})`);
+      out.warn(`timed out after ${flags.timeout}: ${waited.pending.length} context(s) still pending (${waited.pending.join(", ")})`);
       ctx.setExitCode(ExitCode.timeout);
     }
   },

@@ -1,7 +1,10 @@
 import { errors } from "../../../contract/errors.js";
-import { defineCommand } from "../../command.js";
+import { defineCommand } from "../../core/define-command.js";
+import type { CliIO } from "../../core/io.js";
+import { loadServer } from "../../load-external.js";
 import { Output } from "../../output.js";
-import { parseDuration } from "../pipeline/duration.js";
+import { describeTarget } from "../../target.js";
+import { durationFlag } from "../../common/duration-flag.js";
 
 function parsePort(value: string): number {
   const n = Number(value);
@@ -10,14 +13,14 @@ function parsePort(value: string): number {
 }
 
 /** Resolves when SIGINT or SIGTERM arrives; a second signal cuts the drain short. */
-function shutdownSignal(out: Output): { received: Promise<string>; dispose(): void } {
+function shutdownSignal(out: Output, io: CliIO): { received: Promise<string>; dispose(): void } {
   let first = true;
   let resolve!: (signal: string) => void;
   const received = new Promise<string>((r) => (resolve = r));
   const onSignal = (signal: NodeJS.Signals) => {
     if (!first) {
       out.warn(`${signal} again: stopping without waiting for in-flight requests`);
-      process.exit(1);
+      io.exit?.(1);
     }
     first = false;
     resolve(signal);
@@ -38,7 +41,7 @@ function shutdownSignal(out: Output): { received: Promise<string>; dispose(): vo
  * SQLite file or a PostgreSQL database; several nodes on one PostgreSQL are one service.
  */
 export default defineCommand({
-  path: ["serve"],
+  command: "serve",
   description: "serve the REST API (under /v1), the pipeline worker and webhooks on a database (SQLite, or PostgreSQL for several nodes)",
   examples: [
     "ddsctl serve --port 8080",
@@ -46,34 +49,35 @@ export default defineCommand({
     "ddsctl serve --database postgres://dds@db.internal/dds --host 0.0.0.0   # run one per node, behind a load balancer",
     "ddsctl serve --port 0   # any free port; the URL is printed on stderr",
   ],
-  configure: (cmd) =>
-    cmd
-      .option("--port <port>", "TCP port (0 picks a free one)", "8080")
-      .option("--host <host>", "interface to listen on", "127.0.0.1")
-      .option("--lease <duration>", "how long a pass's claim lasts without a heartbeat before another node takes it over", "30s")
-      .option("--no-migrate", "refuse a database whose schema is behind instead of migrating it (run ddsctl migrate first)"),
-  async run(ctx, _args, flags) {
+  args: {
+    port: { type: "string", default: "8080", description: "TCP port (0 picks a free one)" },
+    host: { type: "string", default: "127.0.0.1", description: "interface to listen on" },
+    lease: { type: "string", default: "30s", description: "how long a pass's claim lasts without a heartbeat before another node takes it over" },
+    migrate: { type: "boolean", negatable: true, description: "refuse a database whose schema is behind instead of migrating it (run ddsctl migrate first)" },
+  },
+  writes: true,
+  async handler(args, ctx) {
+    const flags = args;
+    // serve handles SIGINT itself: it drains in-flight requests before it exits.
+    ctx.handleInterrupt();
     const target = ctx.target();
     if (target.mode !== "local") {
       throw errors.usage(`serve runs on a database; drop --remote/DDS_BASE_URL and pick it with --database <url>, --local <db>, DDS_DATABASE_URL or DDS_DB (target was ${target.baseUrl})`);
     }
     const port = parsePort(String(flags.port));
-    const leaseMs = parseDuration(String(flags.lease), "--lease");
-    if (leaseMs < 1000) throw errors.usage(`--lease ${String(flags.lease)}: a lease shorter than 1s would be taken over while its pass still runs`);
+    const leaseMs = durationFlag(flags.lease, "--lease");
+    if (leaseMs < 1000) throw errors.usage(`--lease ${flags.lease}: a lease shorter than 1s would be taken over while its pass still runs`);
     const { out } = ctx;
     // The address and background failures are printed even under --quiet (which silences
     // the access log): with --port 0 the address is the only way to learn the port.
-    const always = new Output({ ...out.options, quiet: false });
-    const { createServer } = await import("../../../server/index.js");
+    const always = new Output(ctx.io, { ...out.options, quiet: false });
+    const { createServer } = await loadServer();
     const { openDatabase } = await import("../../../engine/store/db.js");
-    const store = await openDatabase(target.db, { migrate: flags.migrate !== false });
-    const signals = shutdownSignal(out);
+    const store = await openDatabase(target.db, { migrate: flags.migrate });
+    const signals = shutdownSignal(out, ctx.io);
     try {
-      const server = await createServer({ store, quiet: out.options.quiet, log: (line) => always.info(line), worker: { pipeline: { leaseMs } } }).listen(
-        port,
-        String(flags.host),
-      );
-      out.info(out.c.dim(`local ${store.location}`));
+      const server = await createServer({ store, quiet: out.options.quiet, log: (line) => always.info(line), worker: { pipeline: { leaseMs } } }).listen(port, flags.host);
+      out.info(out.c.dim(describeTarget(target)));
       always.info(`listening on ${server.url}`);
       const signal = await signals.received;
       out.info(`${signal}: draining in-flight requests and the current pass`);

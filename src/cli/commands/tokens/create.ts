@@ -1,26 +1,25 @@
-import { defineCommand } from "../../command.js";
+import { defineCommand } from "../../core/define-command.js";
+import { outputArgs } from "../../core/shared-args.js";
 import { withTokenStore } from "./token-store.js";
-
-const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(",")];
 
 /** `ddsctl tokens create`. */
 export default defineCommand({
-  path: ["tokens", "create"],
+  command: "tokens create",
   description: "issue an API token for a workspace (printed once; only its SHA-256 is stored)",
   examples: [
-    "ddsctl tokens create --workspace acme --scope write --name importer",
+    "ddsctl tokens create --workspace default --scope write --name importer",
     "ddsctl --local /srv/dds.db tokens create --workspace acme --scope admin --json",
   ],
-  configure: (cmd) =>
-    cmd
-      .requiredOption("--scope <scope>", "read, write (implies read) or admin (implies write); repeatable", collect)
-      .option("--workspace <name>", "the workspace the token acts in (created if new)", "default")
-      .option("--name <name>", "a label to recognise the token by in tokens list"),
-  async run(ctx, _args, flags) {
+  args: {
+    scope: { type: "strings", required: true, commaSeparated: true, description: "read, write (implies read) or admin (implies write); repeatable" },
+    workspace: { type: "string", placeholder: "name", default: "default", description: "the workspace the token acts in (created if new; the local database's data is in default)" },
+    name: { type: "string", description: "a label to recognise the token by in tokens list" },
+    ...outputArgs,
+  },
+  writes: true,
+  async handler(args, ctx) {
     const { issueToken } = await import("../../../engine/auth/index.js");
-    const issued = await withTokenStore(ctx, (store) =>
-      issueToken(store, { workspace: flags.workspace as string, scopes: flags.scope as string[], name: flags.name as string | undefined }),
-    );
+    const issued = await withTokenStore(ctx, true, (store) => issueToken(store, { workspace: args.workspace, scopes: args.scope, name: args.name }));
     const { out } = ctx;
     if (out.options.json) return out.json(issued);
     out.fields([

@@ -1,25 +1,31 @@
+import { existsSync } from "node:fs";
 import { errors } from "../../../contract/errors.js";
+import { isPostgresUrl } from "../../../engine/store/location.js";
 import type { Store } from "../../../engine/store/store.js";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../core/define-command.js";
+import { missingDatabase } from "../../core/context.js";
+import { describeTarget } from "../../target.js";
 
 /**
  * Opens the target's database for token management. Tokens are written to the database
- * directly, never over HTTP (SPEC.md §2), so a remote target is refused.
+ * directly, never over HTTP (docs/security.md), so a remote target is refused. Only
+ * `tokens create` may create the database.
  */
-export async function openTokenStore(ctx: CommandContext): Promise<Store> {
+export async function openTokenStore(ctx: CommandContext, create: boolean): Promise<Store> {
   const target = ctx.target();
   if (target.mode !== "local") {
-    throw errors.usage(`tokens are managed on the server's database, not over HTTP; run this where the database is, with --local <db> or DDS_DB (target was ${target.baseUrl})`);
+    throw errors.usage(`tokens are managed on the server's database, not over HTTP; run this where the database is, with --database <url>, --local <db>, DDS_DATABASE_URL or DDS_DB (target was ${target.baseUrl})`);
   }
+  if (!create && !isPostgresUrl(target.db) && !existsSync(target.db)) throw missingDatabase(target.db);
   const { openDatabase } = await import("../../../engine/store/db.js");
   const store = await openDatabase(target.db);
-  ctx.out.info(ctx.out.c.dim(`local ${store.location}`));
+  ctx.out.info(ctx.out.c.dim(describeTarget(target)));
   return store;
 }
 
 /** Runs `fn` on the token store and closes it afterwards. */
-export async function withTokenStore<T>(ctx: CommandContext, fn: (store: Store) => T | Promise<T>): Promise<T> {
-  const store = await openTokenStore(ctx);
+export async function withTokenStore<T>(ctx: CommandContext, create: boolean, fn: (store: Store) => T | Promise<T>): Promise<T> {
+  const store = await openTokenStore(ctx, create);
   try {
     return await fn(store);
   } finally {

@@ -1,13 +1,14 @@
-import { defineCommand } from "../../command.js";
+import { defineCommand } from "../../core/define-command.js";
+import { outputArgs, refs } from "../../core/shared-args.js";
 import { collectPages } from "../../list-options.js";
+import { resolveRef } from "../../names/resolve-ref.js";
 import { evaluationColumns } from "../../render/rules.js";
-import { renderTraceReport } from "../../render/trace-report.js";
-import { parseExplainMode, resolveContextId } from "../../workbench/refs.js";
-import { resolveRuleId } from "../rules/rule-ref.js";
+import { renderTraceReport } from "../../workbench/trace/render-trace-report.js";
+import { explainArgs, parseExplainMode } from "./trace-args.js";
 
 /** `ddsctl trace <contextId> [rule]`. */
 export default defineCommand({
-  path: ["trace"],
+  command: "trace",
   description:
     "show why a context's rules passed or failed: a summary, or one rule's evaluation tree (deciding branches marked) with each input's lineage",
   examples: [
@@ -16,25 +17,26 @@ export default defineCommand({
     "ddsctl trace <contextId> dti-limit --explain fails",
     "ddsctl trace <contextId> dti-limit --json > before.json",
   ],
-  configure: (cmd) =>
-    cmd
-      .argument("<contextId>", "context id or name")
-      .argument("[rule]", "rule name or ruleId: show its evaluation tree")
-      .option("--explain <mode>", "full (every node), fails (the deciding path and failures, passed siblings counted) or auto (full for trees up to 30 nodes)", "auto")
-      .option("--paths", "show each node's path (what rules test expectValues name)")
-      .option("--no-lineage", "skip joining inputs to record lineage"),
-  async run(ctx, [contextRef, ruleRef], flags) {
+  args: {
+    context: refs.context,
+    rule: { ...refs.rule, required: false, description: "rule name or ruleId: show its evaluation tree" },
+    ...explainArgs("auto"),
+    ...outputArgs,
+  },
+  async handler(args, ctx) {
+    const { context: contextRef, rule: ruleRef } = args;
+    const flags = args;
     const service = await ctx.service();
     const { out } = ctx;
-    const contextId = await resolveContextId(service, contextRef);
+    const contextId = await resolveRef(service, "context", contextRef);
     if (ruleRef !== undefined) {
       const explain = parseExplainMode(flags.explain);
-      const evaluation = await service.getContextEvaluation(contextId, await resolveRuleId(service, ruleRef));
-      const { buildTraceReport } = await import("../../workbench/trace-report.js");
+      const evaluation = await service.getContextEvaluation(contextId, await resolveRef(service, "rule", ruleRef));
+      const { buildTraceReport } = await import("../../workbench/trace/trace-report.js");
       let inputs;
-      if (flags.lineage !== false) {
-        const { LineageReader } = await import("../../workbench/lineage-reader.js");
-        const { explainInputs } = await import("../../workbench/input-sources.js");
+      if (flags.lineage) {
+        const { LineageReader } = await import("../../workbench/trace/lineage-reader.js");
+        const { explainInputs } = await import("../../workbench/trace/input-sources.js");
         inputs = await explainInputs(new LineageReader(service), contextId, evaluation.evaluationTrace.inputs);
       }
       const report = buildTraceReport(evaluation, inputs);

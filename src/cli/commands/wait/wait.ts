@@ -1,20 +1,26 @@
 import { ExitCode } from "../../../contract/errors.js";
-import { defineCommand } from "../../command.js";
-import { parseDuration } from "../pipeline/duration.js";
+import { defineCommand } from "../../core/define-command.js";
+import { outputArgs } from "../../core/shared-args.js";
+import { refCache } from "../../names/resolve-ref.js";
+import { durationFlag } from "../../common/duration-flag.js";
 import { unresolvableText, waitForContexts } from "./wait-contexts.js";
 
 /** `ddsctl wait <contextId...>`. */
 export default defineCommand({
-  path: ["wait"],
+  command: "wait",
   description: "wait until contexts are resolved (exit 5 on timeout, 1 when a completed or archived context is stale)",
-  examples: ["ddsctl wait <contextId>", "ddsctl wait <contextId> <contextId> --timeout 2m --json"],
-  configure: (cmd) =>
-    cmd
-      .argument("<contextId...>", "the contexts to wait for")
-      .option("--timeout <duration>", "give up after this long, e.g. 500ms, 30s, 2m", "30s"),
-  async run(ctx, args, flags) {
-    const timeoutMs = parseDuration(flags.timeout as string, "--timeout");
-    const outcome = await waitForContexts(await ctx.service(), args, timeoutMs);
+  examples: ["ddsctl wait case-42", "ddsctl wait <contextId> <contextId> --timeout 2m --json"],
+  args: {
+    contexts: { type: "strings", positional: true, required: true, placeholder: "context", complete: "context", description: "the contexts to wait for (names or ids)" },
+    timeout: { type: "string", placeholder: "duration", default: "30s", description: "give up after this long, e.g. 500ms, 30s, 2m" },
+    ...outputArgs,
+  },
+  async handler(args, ctx) {
+    const flags = args;
+    const timeoutMs = durationFlag(args.timeout, "--timeout");
+    const service = await ctx.service();
+    const contextIds = await Promise.all(args.contexts.map(refCache(service, "context")));
+    const outcome = await waitForContexts(service, contextIds, timeoutMs);
     const { out } = ctx;
     if (outcome.unresolvable.length > 0) ctx.setExitCode(ExitCode.failure);
     else if (outcome.pending.length > 0) ctx.setExitCode(ExitCode.timeout);
@@ -26,6 +32,6 @@ export default defineCommand({
     }
     // Why the exit code is not 0, on stderr, also under --json.
     for (const u of outcome.unresolvable) out.warn(unresolvableText(u));
-    if (outcome.pending.length > 0) out.warn(`timed out after ${flags.timeout as string} with ${outcome.pending.length} context(s) still pending`);
+    if (outcome.pending.length > 0) out.warn(`timed out after ${flags.timeout} with ${outcome.pending.length} context(s) still pending`);
   },
 });

@@ -1,6 +1,6 @@
 /**
  * A contribution's value for one field, as resolution sees it, and the one tie-break
- * order every policy falls back to (SPEC.md §3: higher confidence, then later
+ * order every policy falls back to (docs/pipeline.md: higher confidence, then later
  * `receivedAt`, then larger contributionId).
  */
 import type { SourceType } from "../../../contract/schemas/index.js";

@@ -1,8 +1,8 @@
 /**
- * RFC 8785 canonical JSON and the record hash built on it. Byte-identical output for
- * equal data, whatever the key order, is what makes a pass reproducible.
+ * RFC 8785 canonical JSON. Byte-identical output for equal data, whatever the key order,
+ * is what makes a pass reproducible. Pure (no node: imports): resolution code that the
+ * studio's page bundles compares values with it; the hash built on it is in record-hash.ts.
  */
-import { createHash } from "node:crypto";
 import canonicalizeModule from "canonicalize";
 
 type Canonicalize = (input: unknown) => string | undefined;
@@ -46,9 +46,4 @@ export function canonicalJson(value: unknown): string {
   } catch {
     return canonicalize(toJsonValue(value)) ?? "null";
   }
-}
-
-/** Lowercase hex SHA-256 of the canonical JSON of `data` (a record's `sha256`). */
-export function sha256Of(data: unknown): string {
-  return createHash("sha256").update(canonicalJson(data), "utf8").digest("hex");
 }

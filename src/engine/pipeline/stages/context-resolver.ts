@@ -1,5 +1,5 @@
 /**
- * What a rule sees: the resolved context by dotted path (SPEC.md §3 Rule): `Loan.amount`,
+ * What a rule sees: the resolved context by dotted path (docs/resources.md, Rules): `Loan.amount`,
  * `Applicant.income`, `Loan.applicants.income`, `Loan`, `context.metadata.region`.
  */
 import { FORBIDDEN_SEGMENTS } from "../../../contract/schemas/common.js";

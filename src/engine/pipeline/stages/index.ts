@@ -1,5 +1,5 @@
 /**
- * The pure stages of a resolution pass (SPEC.md §4): plain data in, plain data out, no
+ * The pure stages of a resolution pass (docs/pipeline.md): plain data in, plain data out, no
  * database. `runPass` composes them; the others are exported for tests, `rules eval`
  * and `records explain`.
  */
@@ -12,7 +12,8 @@ export { linkRecords } from "./link-records.js";
 export { computeFields, computedLineage } from "./compute-fields.js";
 export { computedFieldOrder, type ComputedNode, type ComputedOrder } from "./computed-order.js";
 export { buildRecordData } from "./record-data.js";
-export { canonicalJson, sha256Of, toJsonValue } from "./canonical-json.js";
+export { canonicalJson, toJsonValue } from "./canonical-json.js";
+export { sha256Of } from "./record-hash.js";
 export { createContextResolver } from "./context-resolver.js";
 export { createRecordResolver } from "./record-resolver.js";
 export { evaluateRules } from "./evaluate-rules.js";

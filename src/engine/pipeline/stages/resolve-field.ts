@@ -1,5 +1,5 @@
 /**
- * Resolution of one field: the seven policies of SPEC.md §3 over the contributed
+ * Resolution of one field: the seven policies of docs/pipeline.md over the contributed
  * candidates. Each policy only says what it prefers; every tie then falls through to the
  * shared tie-break order, so the winner never depends on the order candidates arrive in.
  */

@@ -1,7 +1,7 @@
-/** One resolution pass over a context, composed from the pure stages (SPEC.md §4). */
+/** One resolution pass over a context, composed from the pure stages (docs/pipeline.md). */
 import type { FieldLineage } from "../../../contract/schemas/index.js";
 import type { PassInput, PassOutput, ResolvedRecord } from "../types.js";
-import { sha256Of } from "./canonical-json.js";
+import { sha256Of } from "./record-hash.js";
 import { computedLineage, computeFields } from "./compute-fields.js";
 import { createContextResolver } from "./context-resolver.js";
 import { evaluateRules } from "./evaluate-rules.js";

@@ -34,11 +34,12 @@ const query = <T>(client: Client, sql: string, params: readonly unknown[]): post
  * outside a transaction becomes a short one, so it announces itself like any other.
  */
 export function pgRootSql(client: postgres.Sql, sink: CommitSink): Sql {
+  const memo = new Map<string, unknown>();
   /** One attempt at a transaction: BEGIN, `fn`, the NOTIFY of what it announces, COMMIT. */
   const once = async <T>(fn: (tx: Sql) => Promise<T>, options: TxOptions): Promise<T> => {
     let tx: PgTx | undefined;
     const body = async (t: postgres.TransactionSql): Promise<T> => {
-      tx = new PgTx(t);
+      tx = new PgTx(t, memo);
       const result = await fn(tx);
       tx.end();
       const announced = tx.announced();
@@ -55,6 +56,7 @@ export function pgRootSql(client: postgres.Sql, sink: CommitSink): Sql {
   };
   const root: Sql = {
     dialect: postgresDialect,
+    memo,
     all: <T>(text: string, params: readonly unknown[] = []) => (pgText(text).write ? root.tx((tx) => tx.all<T>(text, params)) : query<T>(client, text, params)),
     get: async <T>(text: string, params: readonly unknown[] = []) => (await root.all<T>(text, params))[0],
     run: (text, params = []) => root.tx((tx) => tx.run(text, params)),
@@ -90,7 +92,10 @@ class PgTx implements Sql {
   private open = true;
   private childOpen = false;
 
-  constructor(private readonly t: postgres.TransactionSql) {}
+  constructor(
+    private readonly t: postgres.TransactionSql,
+    readonly memo: Map<string, unknown>,
+  ) {}
 
   end(): void {
     this.open = false;
@@ -134,7 +139,7 @@ class PgTx implements Sql {
     this.childOpen = true;
     try {
       return (await this.t.savepoint(async (sp) => {
-        const child = new PgTx(sp);
+        const child = new PgTx(sp, this.memo);
         try {
           const result = await fn(child);
           // Kept only when the savepoint is released: a rolled-back one announces nothing.

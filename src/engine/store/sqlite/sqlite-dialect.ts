@@ -1,6 +1,10 @@
 import type { Dialect } from "../sql.js";
 
-const path = (column: string, keys: readonly string[]) => `json_extract(${column}, '$.${keys.map((k) => `"${k}"`).join(".")}')`;
+// A stored value SQLite cannot read (nested past its 1,000 levels, from before the depth
+// limit) reads as no value: one such row must not turn every filter of the workspace into
+// an error.
+const path = (column: string, keys: readonly string[]) =>
+  `(CASE WHEN json_valid(${column}) THEN json_extract(${column}, '$.${keys.map((k) => `"${k}"`).join(".")}') END)`;
 
 /**
  * SQLite's side of the dialect. Row locks do not exist (a write transaction holds the

@@ -13,6 +13,8 @@ export class SqliteConnection {
   groupOpen = false;
   /** Signals of the write group's savepoints, announced when the group commits. */
   groupSignals = new Set<Signal>();
+  /** See Sql.memo. */
+  readonly memo = new Map<string, unknown>();
 
   constructor(
     readonly raw: Database.Database,
@@ -98,6 +100,7 @@ export function sqliteRootSql(conn: SqliteConnection): Sql {
   };
   return {
     dialect: sqliteDialect,
+    memo: conn.memo,
     all: <T>(text: string, params: readonly unknown[] = []) => exclusive(() => conn.q(text).all(params) as T[]),
     get: <T>(text: string, params: readonly unknown[] = []) => exclusive(() => conn.q(text).get(params) as T | undefined),
     run: (text: string, params: readonly unknown[] = []) => exclusive(() => conn.q(text).run(params).changes),
@@ -146,6 +149,9 @@ export function sqliteRootSql(conn: SqliteConnection): Sql {
  */
 class SqliteTx implements Sql {
   readonly dialect = sqliteDialect;
+  get memo(): Map<string, unknown> {
+    return this.conn.memo;
+  }
   signals: Set<Signal> | undefined;
   private open = true;
   private childOpen = false;

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { existsSync, mkdirSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { DdsError } from "../../../contract/errors.js";
 import type { WriteGroup } from "../../../contract/service.js";
@@ -21,6 +21,8 @@ export interface SqliteStore extends Store {
 export interface SqliteStoreOptions {
   /** Milliseconds to wait on a database locked by another process before failing (default 10 s). */
   busyTimeoutMs?: number;
+  /** Opens an existing file without creating it (nor its folder). */
+  readonly?: boolean;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface SqliteStoreOptions {
  * and refuses a database written by a newer ddsctl. Synchronous: better-sqlite3 is.
  */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:" && !options.readonly) createPrivately(path);
   const busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
   let raw: Database.Database;
   try {
@@ -78,6 +80,22 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       raw.close();
     },
   };
+}
+
+/**
+ * Creates a new database's folder (0700) and empty file (0600) before SQLite opens it:
+ * SQLite gives the `-wal` and `-shm` files the mode of the database file, so none of the
+ * three is readable by other users. An existing file keeps the mode it has.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    // "wx": never opens an existing file. Closing a descriptor of a database file would
+    // drop every SQLite lock this process holds on it (POSIX locks are per process).
+    closeSync(openSync(path, "wx", 0o600));
+  } catch {
+    // It exists already, or cannot be created here (SQLite's own open then says why).
+  }
 }
 
 /**

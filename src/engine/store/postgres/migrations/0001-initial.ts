@@ -3,8 +3,9 @@
  * TEXT, booleans as 0/1, ISO 8601 timestamps as TEXT, epoch milliseconds as BIGINT), so the
  * repositories read and write both stores alike. Text sorts byte-wise (COLLATE "C"), as in
  * SQLite, whatever the database's locale: lists page and order identically on both.
- * Beyond SQLite's schema: the claim's fencing token (SQLite's migration 0002), and a
- * unique index that keeps one accepted contribution per record and source across nodes.
+ * It matches SQLite's schema after its migration 0003 (the idempotency mark's `owner`,
+ * unused here, and `settings` included), plus a unique index that keeps one accepted
+ * contribution per record and source across nodes.
  */
 export const sql = `
 CREATE TABLE workspaces (
@@ -183,6 +184,7 @@ CREATE TABLE idempotency_keys (
   key TEXT COLLATE "C" NOT NULL,
   request_hash TEXT COLLATE "C" NOT NULL,
   state TEXT COLLATE "C" NOT NULL CHECK (state IN ('running','done')),
+  owner TEXT COLLATE "C",
   status INTEGER,
   headers TEXT,
   body TEXT,
@@ -220,4 +222,12 @@ CREATE TABLE webhook_deliveries (
 );
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
 CREATE INDEX webhook_deliveries_by_hook ON webhook_deliveries(webhook_id, created_at, id);
+
+-- Values the store keeps for itself: the key that signs list cursors (random per
+-- database, from PostgreSQL's strong random source, so every node signs alike).
+CREATE TABLE settings (
+  name TEXT COLLATE "C" PRIMARY KEY,
+  value TEXT NOT NULL
+);
+INSERT INTO settings (name, value) VALUES ('cursor_key', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''));
 `;

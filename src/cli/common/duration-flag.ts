@@ -1,0 +1,9 @@
+import { errors } from "../../contract/errors.js";
+import { parseDuration } from "../../util/duration.js";
+
+/** Parses a duration flag (`--timeout 30s`); anything else is a usage error naming the flag. */
+export function durationFlag(text: string, flag: string): number {
+  const value = parseDuration(text);
+  if (value === undefined) throw errors.usage(`${flag} ${text}: use a duration such as 30s, 500ms, 2m or 1h`);
+  return value;
+}

@@ -1,0 +1,98 @@
+import { Argument, Command, Option } from "commander";
+import type { ArgDef, ArgDefs } from "./args.js";
+import { longFlag } from "./args.js";
+import type { CommandDefinition } from "./define-command.js";
+
+/** Descriptions of the command groups. */
+export const NOUNS: Record<string, string> = {
+  models: "models: schemas with fields, identity and relationships",
+  fields: "fields of models, by model and name or by fieldId",
+  contexts: "decisioning contexts: the boundary around one decision",
+  contributions: "evidence: field values from a source, bound to a record at ingest",
+  records: "resolved records: one value per field, with lineage and issues",
+  relationships: "links between records of a context (read and remove)",
+  rules: "rules: JSON Logic checks evaluated against every applicable context",
+  evaluations: "rule outcomes per context, with freshness",
+  pipeline: "the resolution pipeline: run it now or see what is stale",
+  webhooks: "webhooks: signed event deliveries to your endpoints, with retries",
+  tokens: "API tokens for ddsctl serve (managed on the database, never over HTTP)",
+  profiles: "saved targets (a local database or a remote service) in ~/.config/ddsctl/config.json",
+  secrets: "the key that encrypts stored secrets (rotated on the database, never over HTTP)",
+};
+
+/** The global options, declared once for the parser, help and completion. */
+export const GLOBAL_OPTIONS: [flags: string, description: string][] = [
+  ["--local [db]", "use the embedded SQLite database (default ./.dds/dds.db)"],
+  ["--database <url>", "run in-process on this database: a SQLite path or a postgres:// URL (also DDS_DATABASE_URL)"],
+  ["--remote <url>", "use a remote service at this base URL (e.g. http://127.0.0.1:8080/v1)"],
+  ["--token <token>", "API token for --remote"],
+  ["--profile <name>", "use a saved profile (see ddsctl profiles)"],
+  ["--json", "print exactly the API's JSON (the same as -o json)"],
+  ["--no-color", "disable colour (NO_COLOR is honoured too)"],
+  ["--quiet", "print results only: no banner, hints or progress"],
+];
+
+const collect = (commaSeparated: boolean | undefined) => (value: string, previous: string[] | undefined) => [
+  ...(previous ?? []),
+  ...(commaSeparated ? value.split(",").map((s) => s.trim()).filter(Boolean) : [value]),
+];
+
+function addArgument(cmd: Command, key: string, def: ArgDef): void {
+  const name = def.placeholder ?? key;
+  const variadic = def.type === "strings" ? "..." : "";
+  const required = def.type !== "boolean" && def.required;
+  const arg = new Argument(required ? `<${name}${variadic}>` : `[${name}${variadic}]`, def.description);
+  if (def.type === "string" && def.choices) arg.choices(def.choices);
+  if (def.type === "string" && def.default !== undefined) arg.default(def.default);
+  cmd.addArgument(arg);
+}
+
+function addOption(cmd: Command, key: string, def: ArgDef): void {
+  const short = def.short ? `-${def.short}, ` : "";
+  const value = def.type === "boolean" ? "" : ` <${def.placeholder ?? key}>`;
+  const option = new Option(`${short}${longFlag(key, def)}${value}`, def.description);
+  if (def.hidden) option.hideHelp();
+  if (def.type === "string") {
+    if (def.choices) option.choices(def.choices);
+    if (def.default !== undefined) option.default(def.default);
+    if (def.required) option.makeOptionMandatory();
+  }
+  if (def.type === "strings") option.argParser(collect(def.commaSeparated));
+  cmd.addOption(option);
+}
+
+/** Reads the parsed values back into the shape the handler declared. */
+function valuesOf(cmd: Command, args: ArgDefs): Record<string, unknown> {
+  const opts = cmd.opts();
+  const values: Record<string, unknown> = {};
+  let index = 0;
+  for (const [key, def] of Object.entries(args)) {
+    const raw = def.positional ? cmd.processedArgs[index++] : opts[key];
+    if (def.type === "boolean") values[key] = raw ?? (def.negatable ? true : false);
+    else if (def.type === "strings") values[key] = raw ?? [];
+    else values[key] = raw;
+  }
+  return values;
+}
+
+/** Finds or creates the group command of `words` (all but the last word). */
+function parentOf(program: Command, words: string[]): Command {
+  let parent = program;
+  for (const word of words) {
+    parent = parent.commands.find((c) => c.name() === word) ?? parent.command(word).description(NOUNS[word] ?? word);
+  }
+  return parent;
+}
+
+/** Registers one definition under `program`; `run` receives the handler's values. */
+export function attachCommand(program: Command, def: CommandDefinition, run: (def: CommandDefinition, values: Record<string, unknown>, cmd: Command) => Promise<void>): void {
+  const words = def.command.split(" ");
+  const cmd = parentOf(program, words.slice(0, -1)).command(words[words.length - 1], { hidden: def.hidden }).description(def.description);
+  for (const [key, arg] of Object.entries(def.args)) {
+    if (arg.positional) addArgument(cmd, key, arg);
+    else addOption(cmd, key, arg);
+  }
+  if (def.help) cmd.addHelpText("after", `\n${def.help}`);
+  cmd.addHelpText("after", `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join("\n")}\n`);
+  cmd.action(async () => run(def, valuesOf(cmd, def.args), cmd));
+}

@@ -1,0 +1,80 @@
+import { RECORD_INCLUDES } from "../../contract/constants.js";
+import type { BooleanArg, StringArg, StringsArg } from "./args.js";
+
+/** Output formats of commands that print resources. */
+export const OUTPUT_FORMATS = ["json", "yaml", "wide", "name"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** `-o json|yaml|wide|name` (`--json` is `-o json`). */
+export const outputArgs = {
+  output: {
+    type: "string",
+    short: "o",
+    placeholder: "format",
+    choices: OUTPUT_FORMATS,
+    description: "json (the REST body), yaml, wide (every column, nothing cut) or name (kind/name per line)",
+  } satisfies StringArg,
+};
+
+/** --filter, --sort, --limit, --cursor, --all, and -o: every list command takes them. */
+export const listArgs = {
+  filter: {
+    type: "strings",
+    placeholder: "expr",
+    description: "filter, e.g. status=active, createdAt>=2026-01-01, metadata.region=west (repeatable)",
+  } satisfies StringsArg,
+  sort: { type: "string", placeholder: "fields", description: "sort keys, comma-separated, '-' for descending (e.g. -createdAt)" } satisfies StringArg,
+  limit: { type: "string", placeholder: "n", description: "page size, 1..500 (default 50)" } satisfies StringArg,
+  cursor: { type: "string", description: "continue from a previous page's nextCursor" } satisfies StringArg,
+  all: { type: "boolean", description: "follow nextCursor until the last page" } satisfies BooleanArg,
+  ...outputArgs,
+};
+
+/** `-f, --file <path|->`: a JSON request body from a file or stdin. */
+export function fileArg(what: string): { file: StringArg } {
+  return { file: { type: "string", short: "f", placeholder: "path|-", complete: "file", description: `${what} as JSON (- reads stdin)` } };
+}
+
+/** `--no-wait` on commands that add evidence or change rules. */
+export const waitArgs = {
+  wait: {
+    type: "boolean",
+    negatable: true,
+    description: "return at once instead of waiting for the pipeline to resolve what changed",
+  } satisfies BooleanArg,
+};
+
+/** `--yes`: skip the confirmation a destructive command asks for on a terminal. */
+export const yesArgs = {
+  yes: { type: "boolean", short: "y", description: "do not ask for confirmation" } satisfies BooleanArg,
+};
+
+/** `--metadata key=value` (repeatable). */
+export const metadataArg = {
+  type: "strings",
+  placeholder: "key=value",
+  description: "metadata pair (repeatable; JSON values allowed)",
+} satisfies StringsArg;
+
+/** Positional or flag references by name or id, declared once. */
+export const refs = {
+  model: { type: "string", positional: true, required: true, complete: "model", description: "model name or modelId" } satisfies StringArg,
+  context: { type: "string", positional: true, required: true, complete: "context", description: "context name or contextId" } satisfies StringArg,
+  rule: { type: "string", positional: true, required: true, complete: "rule", description: "rule name or ruleId" } satisfies StringArg,
+  webhook: { type: "string", positional: true, required: true, complete: "webhook", description: "webhook URL or webhookId" } satisfies StringArg,
+  record: { type: "string", positional: true, required: true, placeholder: "recordId", description: "the record's id" } satisfies StringArg,
+};
+
+/** `--include model,lineage` of record reads. */
+export const includeArg = {
+  type: "string",
+  placeholder: "parts",
+  description: `embed more, comma-separated: ${RECORD_INCLUDES.join(", ")}`,
+} satisfies StringArg;
+
+/** `--context`, `--model`, `--rule` flags: a name or an id, resolved by the one resolver. */
+export const refFlags = {
+  context: { type: "string", complete: "context", placeholder: "context", description: "context name or contextId" } satisfies StringArg,
+  model: { type: "string", complete: "model", placeholder: "model", description: "model name or modelId" } satisfies StringArg,
+  rule: { type: "string", complete: "rule", placeholder: "rule", description: "rule name or ruleId" } satisfies StringArg,
+};

@@ -1,0 +1,56 @@
+/** A cell's text and how to colour it once it has its final width. */
+export interface Cell {
+  text: string;
+  style?: (text: string) => string;
+}
+
+const GAP = "   ";
+/** Columns are never cut below this (or their header's width, when smaller). */
+const MIN_WIDTH = 6;
+
+/** Cuts `text` to `width` characters, ending in `…` when something was cut. */
+export function truncate(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
+}
+
+/**
+ * Column widths that fit `maxWidth`: the widest columns give up characters first, so
+ * short columns (status, counts) stay whole and long ones (ids, JSON) are cut.
+ */
+export function fitWidths(natural: number[], headers: string[], maxWidth: number | undefined): number[] {
+  const widths = [...natural];
+  if (maxWidth === undefined) return widths;
+  const floor = widths.map((w, i) => Math.min(w, Math.max(MIN_WIDTH, headers[i].length)));
+  const total = () => widths.reduce((a, b) => a + b, 0) + GAP.length * (widths.length - 1);
+  while (total() > maxWidth) {
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++) if (widths[i] > floor[i] && (widest < 0 || widths[i] > widths[widest])) widest = i;
+    if (widest < 0) break;
+    widths[widest] -= 1;
+  }
+  return widths;
+}
+
+/**
+ * Lays out a borderless table as kubectl and gh do: a header line, then one line per row,
+ * columns padded and separated by three spaces. With `maxWidth`, long cells are cut.
+ */
+export function layoutTable(headers: Cell[], rows: Cell[][], maxWidth?: number): string[] {
+  const natural = headers.map((h, i) => Math.max(h.text.length, ...rows.map((r) => r[i].text.length)));
+  const widths = fitWidths(natural, headers.map((h) => h.text), maxWidth);
+  const line = (cells: Cell[]) =>
+    cells
+      .map((cell, i) => {
+        const text = truncate(cell.text, widths[i]);
+        const styled = cell.style ? cell.style(text) : text;
+        return i === cells.length - 1 ? styled : styled + " ".repeat(widths[i] - text.length);
+      })
+      .join(GAP)
+      .trimEnd();
+  return [line(headers), ...rows.map(line)];
+}
+
+/** Escapes a value for a TSV cell: backslash, tab, newline and carriage return. */
+export function tsvEscape(text: string): string {
+  return text.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
+}

@@ -1,0 +1,39 @@
+import type { Output } from "../../output.js";
+import type { ImpactReport } from "./impact.js";
+
+const outcomeWord = (o: boolean | null | undefined) => (o === true ? "PASS" : o === false ? "FAIL" : "?");
+
+/**
+ * `rules eval --all-contexts`: pass/fail counts over the contexts, and with `--against`
+ * how many would flip each way, then the flipping contexts (and any that failed to
+ * evaluate) as a table.
+ */
+export async function renderImpact(out: Output, r: ImpactReport, label: string): Promise<void> {
+  const { c } = out;
+  out.line(`${label} over ${r.contexts} context(s): ${c.green(`${r.passed} pass`)}, ${c.red(`${r.failed} fail`)}${r.errors ? `, ${r.errors} not evaluated` : ""}`);
+  if (r.against) {
+    const a = r.against;
+    const flips = a.passToFail + a.failToPass;
+    out.line(`against ${a.name} (${a.ruleId}): ${flips} would flip (fail → pass ${a.failToPass}, pass → fail ${a.passToFail}), ${a.unchanged} unchanged${a.unknown ? `, ${a.unknown} unknown` : ""}`);
+    const flipped = r.results.filter((x) => x.flip);
+    if (flipped.length > 0) {
+      out.line();
+      await out.table(flipped, [
+        { header: "FLIP", get: (x) => x.flip, style: (t) => (t.endsWith("pass") ? c.green(t) : c.red(t)) },
+        { header: "CONTEXT ID", get: (x) => x.contextId },
+        { header: "NAME", get: (x) => x.name ?? "" },
+        { header: "TYPE", get: (x) => x.type ?? "" },
+        { header: "BEFORE FROM", get: (x) => x.beforeFrom },
+      ]);
+    }
+  }
+  const failedRuns = r.results.filter((x) => x.error);
+  if (failedRuns.length > 0) {
+    out.line();
+    await out.table(failedRuns, [
+      { header: "CONTEXT ID", get: (x) => x.contextId },
+      { header: "OUTCOME", get: (x) => outcomeWord(x.outcome) },
+      { header: "ERROR", get: (x) => x.error },
+    ]);
+  }
+}

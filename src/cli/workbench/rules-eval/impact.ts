@@ -1,0 +1,101 @@
+/**
+ * The impact of a rule change before it ships: a draft expression dry-run over every
+ * stored context (nothing saved), optionally compared with a saved rule's current
+ * outcome per context, counting the contexts that would flip.
+ */
+import type { ListQuery } from "../../../contract/list-query.js";
+import type { Context, Rule } from "../../../contract/schemas/index.js";
+import type { DdsService } from "../../../contract/service.js";
+import { currentEvaluation } from "../trace/current-evaluation.js";
+import { allPages } from "../trace/lineage-reader.js";
+
+/** Where a saved rule's outcome came from: its stored evaluation, or a dry run of it. */
+export type BeforeSource = "evaluation" | "dry-run";
+
+/** One context's result. */
+export interface ImpactRow {
+  contextId: string;
+  name: string | null;
+  type: string | null;
+  /** The draft's outcome (null when evaluating failed). */
+  outcome: boolean | null;
+  error?: string;
+  /** The saved rule's current outcome (with --against). */
+  before?: boolean | null;
+  beforeFrom?: BeforeSource;
+  flip?: "pass→fail" | "fail→pass";
+}
+
+/** The whole report (`rules eval --all-contexts --json`). */
+export interface ImpactReport {
+  contexts: number;
+  passed: number;
+  failed: number;
+  errors: number;
+  against?: { ruleId: string; name: string; passToFail: number; failToPass: number; unchanged: number; unknown: number };
+  results: ImpactRow[];
+}
+
+/** Contexts evaluated at once (each dry run is a full resolution pass of the context). */
+const IN_FLIGHT = 8;
+
+async function pool<T, R>(items: T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, items.length) }, lane));
+  return out;
+}
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** The saved rule's current outcome in a context (null when it cannot be had). */
+async function currentOutcome(service: DdsService, contextId: string, ruleId: string): Promise<{ outcome: boolean | null; from: BeforeSource }> {
+  try {
+    const current = await currentEvaluation(service, contextId, ruleId);
+    return { outcome: current.evaluation.outcome, from: current.from };
+  } catch {
+    return { outcome: null, from: "dry-run" };
+  }
+}
+
+/** Dry-runs `expression` over every context matching `query`, compared with `against`. */
+export async function runImpact(service: DdsService, expression: unknown, query: ListQuery, against?: Rule): Promise<ImpactReport> {
+  const contexts: Context[] = await allPages((q) => service.listContexts(q), query);
+  const results = await pool(contexts, async (c): Promise<ImpactRow> => {
+    const row: ImpactRow = { contextId: c.contextId, name: c.name, type: c.type, outcome: null };
+    try {
+      row.outcome = (await service.evaluateRule({ expression, contextId: c.contextId })).outcome;
+    } catch (err) {
+      row.error = message(err);
+    }
+    if (against) {
+      const before = await currentOutcome(service, c.contextId, against.ruleId);
+      row.before = before.outcome;
+      row.beforeFrom = before.from;
+      if (row.outcome !== null && before.outcome !== null && row.outcome !== before.outcome) {
+        row.flip = before.outcome ? "pass→fail" : "fail→pass";
+      }
+    }
+    return row;
+  });
+  const report: ImpactReport = {
+    contexts: results.length,
+    passed: results.filter((r) => r.outcome === true).length,
+    failed: results.filter((r) => r.outcome === false).length,
+    errors: results.filter((r) => r.outcome === null).length,
+    results,
+  };
+  if (against) {
+    const unknown = results.filter((r) => r.outcome === null || r.before === null).length;
+    const passToFail = results.filter((r) => r.flip === "pass→fail").length;
+    const failToPass = results.filter((r) => r.flip === "fail→pass").length;
+    report.against = { ruleId: against.ruleId, name: against.name, passToFail, failToPass, unchanged: results.length - unknown - passToFail - failToPass, unknown };
+  }
+  return report;
+}

@@ -1,0 +1,101 @@
+/**
+ * Static dependencies: which model fields a rule's expression reads (`rules deps`), and,
+ * reversed, which rules and computed fields read a field, directly or through other
+ * computed fields (`rules deps --field Model.field`).
+ */
+import type { Model, Rule } from "../../../contract/schemas/index.js";
+import { collectVarPaths } from "../../../engine/rules/collect-var-paths.js";
+
+/** What one path of an expression reads. */
+export interface PathRead {
+  /** The path as the expression writes it. */
+  path: string;
+  /** `field`/`computed`: a field; `model`/`relationship`: whole records; `context`: the context; `unknown`: nothing known. */
+  kind: "field" | "computed" | "model" | "relationship" | "context" | "unknown";
+  /** `Model.field` (or `Model` for whole records; `context.<key>` for context paths). */
+  reads: string | null;
+  /** The relationship the path goes through (`Loan.applicants`). */
+  via?: string;
+}
+
+/** A rule or computed field that reads a given field. */
+export interface FieldReader {
+  kind: "rule" | "computed";
+  /** The rule's name, or `Model.field` of the computed field. */
+  name: string;
+  ruleId?: string;
+  /** The path in its expression. */
+  path: string;
+  /** The computed fields between the given field and this reader, nearest first. */
+  via: string[];
+}
+
+const modelByRef = (models: Model[], ref: string) => models.find((m) => m.name === ref || m.modelId === ref);
+
+/** Maps `rest` (field, or relationship then field) relative to `model`. */
+function mapWithin(models: Model[], model: Model, path: string, rest: string[]): PathRead {
+  if (rest.length === 0) return { path, kind: "model", reads: model.name };
+  const field = rest.length === 1 ? model.fields.find((f) => f.name === rest[0]) : undefined;
+  if (field) return { path, kind: field.computed ? "computed" : "field", reads: `${model.name}.${field.name}` };
+  const rel = model.relationships.find((r) => r.name === rest[0]);
+  const target = rel ? modelByRef(models, rel.target) : undefined;
+  if (!rel || !target || rest.length > 2) return { path, kind: "unknown", reads: null };
+  const via = `${model.name}.${rel.name}`;
+  if (rest.length === 1) return { path, kind: "relationship", reads: target.name, via };
+  const tf = target.fields.find((f) => f.name === rest[1]);
+  return tf ? { path, kind: tf.computed ? "computed" : "field", reads: `${target.name}.${tf.name}`, via } : { path, kind: "unknown", reads: null, via };
+}
+
+/** What a rule path (`Loan.amount`, `Loan.applicants.income`, `context.type`) reads. */
+export function mapRulePath(models: Model[], path: string): PathRead {
+  const [head, ...rest] = path.split(".");
+  if (head === "context") return { path, kind: "context", reads: path };
+  const model = models.find((m) => m.name === head);
+  return model ? mapWithin(models, model, path, rest) : { path, kind: "unknown", reads: null };
+}
+
+/** What every rule reads. */
+export function ruleReads(models: Model[], rule: Rule): PathRead[] {
+  return collectVarPaths(rule.expression).map((p) => mapRulePath(models, p));
+}
+
+/** What every computed field reads, keyed by `Model.field`. */
+export function computedReads(models: Model[]): Map<string, PathRead[]> {
+  const out = new Map<string, PathRead[]>();
+  for (const m of models) {
+    for (const f of m.fields) {
+      if (!f.computed) continue;
+      out.set(`${m.name}.${f.name}`, collectVarPaths(f.computed.expression).map((p) => mapWithin(models, m, p, p.split("."))));
+    }
+  }
+  return out;
+}
+
+/**
+ * Everything that reads `target` (`Model.field`): computed fields that read it, then
+ * whatever reads those, breadth first, and the rules reading any of them.
+ */
+export function readersOf(models: Model[], rules: Rule[], target: string): FieldReader[] {
+  const computed = computedReads(models);
+  const rulePaths = rules.map((r) => ({ rule: r, reads: ruleReads(models, r) }));
+  const out: FieldReader[] = [];
+  const seen = new Set([target]);
+  const queue: { node: string; via: string[] }[] = [{ node: target, via: [] }];
+  while (queue.length > 0) {
+    const { node, via } = queue.shift()!;
+    for (const [name, reads] of computed) {
+      const hit = reads.find((r) => r.reads === node);
+      if (!hit) continue;
+      out.push({ kind: "computed", name, path: hit.path, via });
+      if (!seen.has(name)) {
+        seen.add(name);
+        queue.push({ node: name, via: [...via, name] });
+      }
+    }
+    for (const { rule, reads } of rulePaths) {
+      const hit = reads.find((r) => r.reads === node);
+      if (hit) out.push({ kind: "rule", name: rule.name, ruleId: rule.ruleId, path: hit.path, via });
+    }
+  }
+  return out;
+}

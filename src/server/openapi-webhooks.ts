@@ -1,0 +1,129 @@
+import { WEBHOOK_EVENTS } from "../contract/constants.js";
+
+/** Headers every answer, a 401, a replay and a 201 carry: shared components. */
+export const HEADER_COMPONENTS = {
+  XRequestId: {
+    description: "the request's id: the client's own X-Request-Id when it is 1-128 characters of [A-Za-z0-9._:-], else a new one",
+    schema: { type: "string" },
+  },
+  WWWAuthenticate: { description: 'the auth challenge: Bearer realm="ddsctl"', schema: { type: "string" } },
+  IdempotentReplayed: {
+    description: "present (true) when this is the stored answer of an earlier request with the same Idempotency-Key",
+    schema: { type: "string", enum: ["true"] },
+  },
+  Location: { description: "the address of what was created: /v1/<collection>/<id>", schema: { type: "string" } },
+};
+
+/** A `$ref` to a shared header. */
+export const headerRef = (name: keyof typeof HEADER_COMPONENTS) => ({ $ref: `#/components/headers/${name}` });
+
+const context = { contextId: { type: "string", format: "uuid" }, workspace: { type: "string" } };
+
+/** The `data` of each event, as JSON Schema. */
+const DATA: Record<(typeof WEBHOOK_EVENTS)[number], Record<string, unknown>> = {
+  "context.stale": { properties: { ...context, freshness: { const: "stale" } }, required: ["contextId", "workspace", "freshness"] },
+  "context.resolved": {
+    properties: { ...context, freshness: { const: "resolved" }, resolvedAt: { type: ["string", "null"], format: "date-time" } },
+    required: ["contextId", "workspace", "freshness", "resolvedAt"],
+  },
+  "context.status_changed": {
+    properties: { ...context, from: { type: "string", enum: ["active", "completed", "archived"] }, to: { type: "string", enum: ["active", "completed", "archived"] } },
+    required: ["contextId", "workspace", "from", "to"],
+  },
+  "evaluation.changed": {
+    properties: {
+      ...context,
+      evaluationId: { type: ["string", "null"], format: "uuid" },
+      ruleId: { type: "string", format: "uuid" },
+      ruleName: { type: ["string", "null"] },
+      outcome: { type: "boolean" },
+      previousOutcome: { type: "boolean" },
+    },
+    required: ["contextId", "workspace", "evaluationId", "ruleId", "ruleName", "outcome", "previousOutcome"],
+  },
+};
+
+const WHEN: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
+  "context.stale": "a resolved context became stale (evidence, a record change, a link removal, a model, rule or type change)",
+  "context.resolved": "a pipeline pass committed and left the context resolved",
+  "context.status_changed": "a context moved through its lifecycle",
+  "evaluation.changed": "a rule's outcome on a context flipped (a first evaluation is not a flip)",
+};
+
+const SIGNATURE_HEADERS = [
+  { name: "webhook-id", in: "header", required: true, description: "the message id, stable across retries: deduplicate on it", schema: { type: "string" } },
+  { name: "webhook-timestamp", in: "header", required: true, description: "when this attempt was signed, in Unix seconds", schema: { type: "string" } },
+  {
+    name: "webhook-signature",
+    in: "header",
+    required: true,
+    description: "v1,<base64 HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<body>' under the subscription's secret> (Standard Webhooks)",
+    schema: { type: "string" },
+  },
+];
+
+/**
+ * The `webhooks` section: one POST per event type, with its body `{type, timestamp, data}`
+ * and the Standard Webhooks signature headers. A 2xx answer settles the delivery; anything
+ * else is retried with back-off.
+ */
+export function webhooksSection(): Record<string, unknown> {
+  return Object.fromEntries(
+    WEBHOOK_EVENTS.map((event) => [
+      event,
+      {
+        post: {
+          operationId: `on_${event.replace(/[.]/g, "_")}`,
+          summary: WHEN[event],
+          parameters: SIGNATURE_HEADERS,
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  properties: {
+                    type: { const: event },
+                    timestamp: { type: "string", format: "date-time", description: "when the event happened; stable across retries" },
+                    data: { type: "object", ...DATA[event] },
+                  },
+                  required: ["type", "timestamp", "data"],
+                },
+              },
+            },
+          },
+          responses: { "2XX": { description: "delivered; any other answer is retried (0.5 s × 2^(attempt−1), 8 attempts)" } },
+        },
+      },
+    ]),
+  );
+}
+
+/** The paths outside `/v1` resources: the health check and the document itself. */
+export function servicePaths(): Record<string, unknown> {
+  const ok = (description: string, schema: Record<string, unknown>, type = "application/json") => ({
+    description,
+    headers: { "X-Request-Id": headerRef("XRequestId") },
+    content: { [type]: { schema } },
+  });
+  return {
+    "/healthz": {
+      get: {
+        operationId: "health",
+        tags: ["service"],
+        summary: "liveness: answers 200 while the server runs (no token)",
+        security: [],
+        responses: { 200: ok("running", { type: "object", properties: { status: { const: "ok" } }, required: ["status"] }) },
+      },
+    },
+    "/v1/openapi.json": {
+      get: {
+        operationId: "openapi",
+        tags: ["service"],
+        summary: "this document (no token); human-readable at /docs",
+        security: [],
+        responses: { 200: ok("the OpenAPI 3.1 document", { type: "object" }) },
+      },
+    },
+  };
+}

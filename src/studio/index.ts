@@ -1,0 +1,3 @@
+export { nextStopSignal, studioPort } from "./lifecycle.js";
+export { openBrowser } from "./open-browser.js";
+export { startStudio, type RunningStudio, type StudioOptions, type StudioTarget } from "./studio-server.js";

@@ -1,0 +1,72 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ddsctl, sandbox, type Sandbox } from "../../helpers/cli.js";
+import { contribution, setupModels, writeLines, type Summary } from "./support.js";
+
+let box: Sandbox;
+beforeAll(async () => {
+  box = sandbox();
+  await setupModels(box);
+});
+afterAll(() => box.cleanup());
+
+describe("import --dry-run runs every check the real import runs that needs no write", () => {
+  const lines = [
+    contribution("dry-1", "Loan", "doc-1", { amount: 250000 }),
+    contribution("dry-1", "Loan", "doc-2", { amount: "abc" }),
+    contribution("dry-1", "Loan", "doc-3", { amount: 10 }),
+    contribution("dry-1", "Loan", "doc-4", { colour: "red" }),
+    contribution("dry-1", "Applicant", "doc-5", { name: "no identity" }),
+    contribution("dry-1", "Applicant", "doc-6", { applicantId: "a-1", name: "Ann", creditScore: 700.5 }),
+    contribution("dry-1", "Loan", "doc-7", { amount: 300000 }, { fieldConfidences: { amount: 2 } }),
+  ];
+
+  it("refuses a wrong type, a value below its minimum, an unknown field, a missing identity, a bad confidence; the real import agrees line for line", async () => {
+    const file = writeLines(box, "dry.ndjson", lines);
+    const dry = await ddsctl(box, ["import", "contributions", file, "--dry-run", "--create-contexts", "--json"]);
+    expect(dry.exitCode, dry.stderr).toBe(3);
+    const drySummary = dry.json() as Summary;
+    expect(drySummary).toMatchObject({ lines: 7, valid: 1, failed: 6 });
+    expect(existsSync(`${file}.rejects.ndjson`)).toBe(false);
+
+    const real = await ddsctl(box, ["import", "contributions", file, "--create-contexts", "--json"]);
+    expect(real.exitCode, real.stderr).toBe(3);
+    expect(real.json() as Summary).toMatchObject({ lines: 7, created: 1, failed: 6 });
+    const rejected = readFileSync(`${file}.rejects.ndjson`, "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { line: number }).line);
+    expect(rejected).toEqual([2, 3, 4, 5, 6, 7]);
+  });
+});
+
+describe("Ctrl-C during an import", () => {
+  it("stops after the batches in flight, prints the summary and the exact --resume command, exits 130; the resume finishes the job", async () => {
+    const stdin = new PassThrough();
+    let press: (() => void) | undefined;
+    const checkpoint = join(box.dir, "cut.checkpoint.json");
+    const args = ["import", "contributions", "-", "--checkpoint", checkpoint, "--create-contexts", "--json"];
+    const first = (n: number) => contribution(`cut-${n % 5}`, "Loan", `cut-doc-${n}`, { amount: 100000 + n });
+    const running = ddsctl(box, args, { stdin, onInterrupt: (p) => (press = p) });
+    // Two full windows, then wait until they are checkpointed before pressing Ctrl-C.
+    for (let n = 1; n <= 200; n++) stdin.write(`${first(n)}\n`);
+    while (!existsSync(checkpoint)) await new Promise((r) => setImmediate(r));
+    press!();
+    const r = await running;
+    expect(r.exitCode, r.stderr).toBe(130);
+    const summary = r.json() as Summary;
+    expect(summary.complete).toBe(false);
+    expect(summary.created).toBeGreaterThanOrEqual(100);
+    const lines = r.stderr.split("\n").filter((l) => l.startsWith("interrupted"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`continue with: ddsctl import contributions - --checkpoint ${checkpoint} --create-contexts --json --resume`);
+
+    // The printed command continues where it stopped: the whole input again, nothing twice.
+    const all = Array.from({ length: 300 }, (_, i) => first(i + 1)).join("\n");
+    const resumed = await ddsctl(box, [...args, "--resume"], { input: `${all}\n` });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const done = resumed.json() as Summary;
+    expect(done.complete).toBe(true);
+    expect(done.created + done.skipped + done.replayed).toBe(300);
+    expect(summary.created + done.created).toBe(300);
+  });
+});
