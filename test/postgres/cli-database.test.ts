@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ddsctl, sandbox, type Sandbox } from "../helpers/cli.js";
 import { startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
@@ -30,6 +32,26 @@ describe("--database and DDS_DATABASE_URL", () => {
     const demo = await ddsctl(box, ["--database", url, "demo", "--json"]);
     expect(demo.exitCode, demo.stderr).toBe(0);
     expect(demo.json().contexts.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it("imports NDJSON exactly once: a rerun of the file replays every batch", async () => {
+    const url = await cluster.createDatabase();
+    const env = { DDS_DATABASE_URL: url };
+    const model = { name: "Pet", identity: ["petId"], fields: [{ name: "petId", type: "string" }, { name: "age", type: "integer" }] };
+    writeFileSync(join(box.dir, "pet.json"), JSON.stringify(model));
+    expect((await ddsctl(box, ["models", "create", "-f", "pet.json", "--json"], { env })).exitCode).toBe(0);
+    expect((await ddsctl(box, ["models", "status", "Pet", "active"], { env })).exitCode).toBe(0);
+    const lines = Array.from({ length: 250 }, (_, i) =>
+      JSON.stringify({ contextRef: `case-${i % 5}`, modelName: "Pet", sourceId: `s${i % 3}`, sourceType: "user", data: { petId: `p${i % 7}`, age: i % 20 } }),
+    );
+    writeFileSync(join(box.dir, "pets.ndjson"), `${lines.join("\n")}\n`);
+    const first = await ddsctl(box, ["import", "contributions", "pets.ndjson", "--create-contexts", "--json"], { env });
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.json()).toMatchObject({ lines: 250, created: 250, failed: 0, complete: true });
+    const again = await ddsctl(box, ["import", "contributions", "pets.ndjson", "--create-contexts", "--json"], { env });
+    expect(again.json()).toMatchObject({ lines: 250, created: 0, replayed: 250 });
+    const listed = await ddsctl(box, ["contributions", "list", "--limit", "500", "--json"], { env });
+    expect(listed.json().data).toHaveLength(250);
   });
 
   it("takes precedence over DDS_DB, and two target flags together are a usage error", async () => {
