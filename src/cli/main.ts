@@ -61,7 +61,10 @@ function buildProgram(io: CliIO, run: Run, argv: string[]): Command {
       getOutHelpWidth: () => io.stdout.columns ?? 80,
       getErrHelpWidth: () => io.stderr.columns ?? 80,
     });
-  program.addHelpText("after", "\nExamples:\n  $ npx ddsctl demo\n  $ npx ddsctl models list -o wide\n  $ DDS_DB=/tmp/x.db npx ddsctl contexts create --name case-1 --json\n");
+  program.addHelpText(
+    "after",
+    "\nExamples:\n  $ npx ddsctl demo\n  $ npx ddsctl models list -o wide\n  $ DDS_DB=/tmp/x.db npx ddsctl contexts create --name case-1 --json\n  $ npx ddsctl --database postgres://dds@db.internal/dds serve --host 0.0.0.0\n",
+  );
   for (const def of commandsFor(argv)) attachCommand(program, def, (d, values, cmd) => run(d, values, cmd.optsWithGlobals()));
   return program;
 }

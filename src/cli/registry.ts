@@ -54,6 +54,7 @@ import webhooksDelete from "./commands/webhooks/delete.js";
 import webhooksDeliveries from "./commands/webhooks/deliveries.js";
 import webhooksGet from "./commands/webhooks/get.js";
 import webhooksList from "./commands/webhooks/list.js";
+import migrate from "./commands/migrate/migrate.js";
 import serve from "./commands/serve/serve.js";
 import studio from "./commands/studio/studio.js";
 import tokensCreate from "./commands/tokens/create.js";
@@ -113,6 +114,7 @@ export const COMMANDS: CommandDefinition[] = [
   webhooksDelete,
   webhooksDeliveries,
   serve,
+  migrate,
   studio,
   tokensCreate,
   tokensList,

@@ -9,8 +9,8 @@ import type { Target } from "./target.js";
  */
 export async function openService(target: Target): Promise<DdsService> {
   if (target.mode === "local") {
-    const { createLocalEngine } = await import("../engine/local-engine.js");
-    return createLocalEngine({ db: target.db, workspace: target.workspace });
+    const { openLocalEngine } = await import("../engine/local-engine.js");
+    return openLocalEngine({ db: target.db, workspace: target.workspace });
   }
   if (!target.token) {
     throw errors.usage(

@@ -1,8 +1,12 @@
 import { errors } from "../contract/errors.js";
+import { isPostgresUrl, redactUrl } from "../engine/store/location.js";
 import { readConfig } from "./config.js";
 import type { Env } from "./core/io.js";
 
-/** Where commands run: an embedded database or a remote service. */
+/**
+ * Where commands run: in-process on a database (`db`: a SQLite path or a `postgres://`
+ * URL), or a remote service.
+ */
 export type Target =
   | { mode: "local"; db: string; workspace: string; source: string }
   | { mode: "remote"; baseUrl: string; token?: string; source: string };
@@ -10,6 +14,7 @@ export type Target =
 /** The global flags that pick a target. */
 export interface TargetFlags {
   local?: string | boolean;
+  database?: string;
   remote?: string;
   token?: string;
   profile?: string;
@@ -19,16 +24,19 @@ export interface TargetFlags {
 export const DEFAULT_DB = ".dds/dds.db";
 
 /**
- * Resolves the target with the documented precedence (docs/cli.md, "Targets"): flags >
- * environment (DDS_DB, DDS_BASE_URL, DDS_API_TOKEN, DDS_PROFILE) > the config's current
- * profile > the local `./.dds/dds.db`. Each source is one step below, in that order, so a
- * new kind of target (a database URL) is one more step.
+ * Resolves the target with the documented precedence (docs/cli.md, "Targets"): flags
+ * (`--database`, `--local`, `--remote`) > environment (DDS_DATABASE_URL, DDS_DB,
+ * DDS_BASE_URL, DDS_API_TOKEN, DDS_PROFILE) > the config's current profile > the local
+ * `./.dds/dds.db`. Each source is one step below, in that order.
  */
 export function resolveTarget(flags: TargetFlags, env: Env): Target {
-  if (flags.local !== undefined && flags.remote !== undefined) {
-    throw errors.usage("--local and --remote cannot be used together");
-  }
+  const given = [flags.database !== undefined && "--database", flags.local !== undefined && "--local", flags.remote !== undefined && "--remote"].filter(Boolean);
+  if (given.length > 1) throw errors.usage(`${given.join(" and ")} cannot be used together`);
   const token = flags.token ?? env.DDS_API_TOKEN;
+  if (flags.database !== undefined) {
+    if (flags.database.trim() === "") throw errors.usage("--database needs a SQLite path or a postgres:// URL");
+    return { mode: "local", db: flags.database, workspace: "default", source: "--database" };
+  }
   if (flags.local !== undefined) {
     const db = typeof flags.local === "string" ? flags.local : (env.DDS_DB ?? DEFAULT_DB);
     return { mode: "local", db, workspace: "default", source: "--local" };
@@ -36,6 +44,7 @@ export function resolveTarget(flags: TargetFlags, env: Env): Target {
   if (flags.remote !== undefined) return { mode: "remote", baseUrl: flags.remote, token, source: "--remote" };
   const profileName = flags.profile ?? env.DDS_PROFILE;
   if (!flags.profile) {
+    if (env.DDS_DATABASE_URL) return { mode: "local", db: env.DDS_DATABASE_URL, workspace: "default", source: "DDS_DATABASE_URL" };
     if (env.DDS_DB) return { mode: "local", db: env.DDS_DB, workspace: "default", source: "DDS_DB" };
     if (env.DDS_BASE_URL) return { mode: "remote", baseUrl: env.DDS_BASE_URL, token, source: "DDS_BASE_URL" };
   }
@@ -54,7 +63,11 @@ export function resolveTarget(flags: TargetFlags, env: Env): Target {
   return { mode: "local", db: DEFAULT_DB, workspace: "default", source: "default" };
 }
 
-/** The target banner shown on stderr: `local .dds/dds.db` or `remote https://…`. */
+/**
+ * The target banner shown on stderr: `local .dds/dds.db`, `database postgres://…` (the
+ * password hidden) or `remote https://…`.
+ */
 export function describeTarget(t: Target): string {
-  return t.mode === "local" ? `local ${t.db}` : `remote ${t.baseUrl}`;
+  if (t.mode === "remote") return `remote ${t.baseUrl}`;
+  return isPostgresUrl(t.db) ? `database ${redactUrl(t.db)}` : `local ${t.db}`;
 }

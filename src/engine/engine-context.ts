@@ -1,45 +1,105 @@
-import type { Store } from "./store/db.js";
-import { createModelRepo, type ModelRepo } from "./store/model-repo.js";
+import type { Sql } from "./store/sql.js";
+import type { Store } from "./store/store.js";
 import { createContextRepo, type ContextRepo } from "./store/context-repo.js";
+import { createEvidenceRepo, type EvidenceRepo } from "./store/evidence-repo.js";
+import { createModelRepo, type ModelRepo } from "./store/model-repo.js";
+import { createPipelineRepo, type PipelineRepo } from "./store/pipeline-repo.js";
+import { createRelationshipRepo, type RelationshipRepo } from "./store/relationship-repo.js";
+import { createRuleRepo, type RuleRepo } from "./store/rule-repo.js";
+import { createWebhookRepo, type WebhookRepo } from "./store/webhook-repo.js";
 
 /**
- * What every engine service shares: the store, the workspace it acts in, who acts, and
- * the repositories bound to that workspace.
+ * What engine code works with: the repositories of one workspace, bound to one executor
+ * (the store, or an open transaction). Inside `tx`, use the scope it hands over: its
+ * repositories run in the transaction.
  */
-export interface EngineContext {
-  store: Store;
-  workspace: string;
+export interface Scope {
+  readonly db: Sql;
+  readonly workspace: string;
   /** Written to `createdBy`: `local:<os user>` locally, `token:<tokenId>` when served. */
-  actor: string;
-  models: ModelRepo;
-  contexts: ContextRepo;
-  /**
-   * Called inside the transaction of any model, field or relationship change, so the
-   * pipeline can mark the affected contexts stale.
-   */
-  onDefinitionChange(modelIds: string[]): void;
-  /** Called after a field rename, so rule expressions (`Model.field`) can follow it. */
-  onFieldRename(model: { id: string; name: string }, oldName: string, newName: string): void;
-  /** Called after a model rename, so rule paths (`Old.field`) can follow it. */
-  onModelRename(oldName: string, newName: string): void;
-  /** Called when a context's type changes (rules may apply to it, or stop applying). */
-  onContextTypeChange(contextId: string): void;
-  /** Called after a lifecycle move (reopened contexts resume processing; events fire). */
-  onContextStatusChange(context: { id: string; status: string }, from: string): void;
+  readonly actor: string;
+  readonly models: ModelRepo;
+  readonly contexts: ContextRepo;
+  readonly evidence: EvidenceRepo;
+  readonly rules: RuleRepo;
+  readonly links: RelationshipRepo;
+  readonly pipeline: PipelineRepo;
+  readonly webhooks: WebhookRepo;
+  readonly hooks: EngineHooks;
+  /** Runs `fn` in a transaction (a savepoint inside one) with a scope bound to it. */
+  tx<T>(fn: (s: Scope) => Promise<T>): Promise<T>;
 }
 
-/** Builds the shared engine context for one workspace. */
-export function createEngineContext(store: Store, workspace: string, actor: string): EngineContext {
-  return {
-    store,
+/**
+ * Reactions to changes, each called inside the transaction of the change with its scope
+ * (so what they write commits or rolls back with it).
+ */
+export interface EngineHooks {
+  /** Models, fields or relationships changed: the pipeline marks affected contexts stale. */
+  onDefinitionChange(s: Scope, modelIds: string[]): Promise<void>;
+  /** After a field rename, so rule expressions (`Model.field`) can follow it. */
+  onFieldRename(s: Scope, model: { id: string; name: string }, oldName: string, newName: string): Promise<void>;
+  /** After a model rename, so rule paths (`Old.field`) can follow it. */
+  onModelRename(s: Scope, oldName: string, newName: string): Promise<void>;
+  /** A context's type changed (rules may apply to it, or stop applying). */
+  onContextTypeChange(s: Scope, contextId: string): Promise<void>;
+  /** After a lifecycle move (reopened contexts resume processing; events fire). */
+  onContextStatusChange(s: Scope, context: { id: string; status: string }, from: string): Promise<void>;
+}
+
+/** The engine-wide context: the store, and the scope of the workspace on the store's executor. */
+export interface EngineContext extends Scope {
+  readonly store: Store;
+  /** The workspace's scope on another executor (an open transaction). */
+  bind(db: Sql): Scope;
+}
+
+/** A scope of `workspace` on `db`; repositories are made on first use (a transaction uses a few). */
+export function bindScope(db: Sql, workspace: string, actor: string, hooks: EngineHooks, before?: () => Promise<void> | undefined): Scope {
+  const made: Partial<Record<keyof Scope, unknown>> = {};
+  const lazy = <K extends keyof Scope>(key: K, make: () => Scope[K]): Scope[K] => (made[key] ??= make()) as Scope[K];
+  const scope: Scope = {
+    db,
     workspace,
     actor,
-    models: createModelRepo(store, workspace),
-    contexts: createContextRepo(store, workspace),
-    onDefinitionChange: () => {},
-    onFieldRename: () => {},
-    onModelRename: () => {},
-    onContextTypeChange: () => {},
-    onContextStatusChange: () => {},
+    hooks,
+    get models() {
+      return lazy("models", () => createModelRepo(db, workspace));
+    },
+    get contexts() {
+      return lazy("contexts", () => createContextRepo(db, workspace));
+    },
+    get evidence() {
+      return lazy("evidence", () => createEvidenceRepo(db, workspace));
+    },
+    get rules() {
+      return lazy("rules", () => createRuleRepo(db, workspace));
+    },
+    get links() {
+      return lazy("links", () => createRelationshipRepo(db));
+    },
+    get pipeline() {
+      return lazy("pipeline", () => createPipelineRepo(db));
+    },
+    get webhooks() {
+      return lazy("webhooks", () => createWebhookRepo(db, workspace));
+    },
+    async tx(fn) {
+      // Awaited only while pending: a transaction then starts within the call that asks for
+      // it (a write group sees the call as running from its first moment).
+      const pending = before?.();
+      if (pending) await pending;
+      return db.tx((t) => fn(bindScope(t, workspace, actor, hooks)));
+    },
   };
+  return scope;
 }
+
+/** Hooks that do nothing (the engine installs its own). */
+export const NO_HOOKS: EngineHooks = {
+  onDefinitionChange: async () => {},
+  onFieldRename: async () => {},
+  onModelRename: async () => {},
+  onContextTypeChange: async () => {},
+  onContextStatusChange: async () => {},
+};

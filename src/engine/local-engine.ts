@@ -1,12 +1,11 @@
 import { userInfo } from "node:os";
-import { DdsError } from "../contract/errors.js";
 import type { DdsService, WriteGroup } from "../contract/service.js";
 import { createContextService } from "./contexts/context-service.js";
 import { createDraftEvaluation } from "./decisions/draft-evaluation.js";
 import { createEvaluationService } from "./decisions/evaluation-service.js";
-import { createRuleRenames } from "./decisions/rule-rename.js";
+import { ruleRenames } from "./decisions/rule-rename.js";
 import { createRuleService } from "./decisions/rule-service.js";
-import { createEngineContext, type EngineContext } from "./engine-context.js";
+import { bindScope, type EngineContext, type EngineHooks, type Scope } from "./engine-context.js";
 import { createContributionService } from "./evidence/contribution-service.js";
 import type { IngestDeps } from "./evidence/ingest.js";
 import { createModelCache } from "./evidence/model-cache.js";
@@ -16,16 +15,14 @@ import { createModelService } from "./models/model-service.js";
 import { createPipeline, type Pipeline, type PipelineOptions } from "./pipeline/worker.js";
 import { createContextLinkService } from "./relationships/context-links.js";
 import { createRelationshipService } from "./relationships/relationship-service.js";
-import { ensureWorkspace, openStore, type Store } from "./store/db.js";
-import { createEvidenceRepo } from "./store/evidence-repo.js";
-import { createRelationshipRepo } from "./store/relationship-repo.js";
+import { openDatabase, openStore, type OpenDatabaseOptions } from "./store/db.js";
 import { createReplayRepo } from "./store/replay-repo.js";
-import { createRuleRepo } from "./store/rule-repo.js";
+import { ensureWorkspace, type Store } from "./store/store.js";
 import { createWebhookOutbox, createWebhookService, withWebhookEvents } from "./webhooks/index.js";
 
 /** Options of the local engine. */
 export interface LocalEngineOptions {
-  /** SQLite file (created on first use), or an already open store to share. */
+  /** A SQLite file (created on first use), or an already open store to share. */
   db: string | Store;
   /** Workspace to act in (local mode uses `default`). */
   workspace?: string;
@@ -33,6 +30,8 @@ export interface LocalEngineOptions {
   actor?: string;
   /** Pipeline settings (lease, listeners). */
   pipeline?: PipelineOptions;
+  /** Close the store with the engine (default: when the engine opened it). */
+  ownsStore?: boolean;
 }
 
 /** The local engine: the contract plus handles the server and tests use. */
@@ -40,9 +39,7 @@ export type LocalEngine = DdsService & {
   readonly ctx: EngineContext;
   readonly pipeline: Pipeline;
   /** The answer a keyed call stored (see ReplayRepo.expand), for the HTTP layer's replays. */
-  expandReplay(requestHash: string, body: string): string;
-  /** Always offered by the embedded engine (optional in the contract). */
-  writeGroup(): WriteGroup;
+  expandReplay(requestHash: string, body: string): Promise<string>;
 };
 
 function defaultActor(): string {
@@ -54,84 +51,102 @@ function defaultActor(): string {
 }
 
 /**
- * The whole service, in-process, on SQLite. The returned object implements the contract
- * exactly as the HTTP client does, so the CLI never knows which one it has.
+ * Opens the engine on a database given by location: a SQLite path or a `postgres://` URL
+ * (see openDatabase). The engine closes the store it opened.
+ */
+export async function openLocalEngine(options: Omit<LocalEngineOptions, "db" | "ownsStore"> & { db: string } & OpenDatabaseOptions): Promise<LocalEngine> {
+  const store = await openDatabase(options.db, { migrate: options.migrate });
+  return createLocalEngine({ ...options, db: store, ownsStore: true });
+}
+
+/**
+ * The whole service, in-process, on one store (SQLite or PostgreSQL). The returned object
+ * implements the contract exactly as the HTTP client does, so the CLI never knows which
+ * one it has.
  */
 export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
-  const ownsStore = typeof options.db === "string";
+  const ownsStore = options.ownsStore ?? typeof options.db === "string";
   const store = typeof options.db === "string" ? openStore(options.db) : options.db;
   const workspace = options.workspace ?? "default";
-  ensureWorkspace(store, workspace);
-  const ctx = createEngineContext(store, workspace, options.actor ?? defaultActor());
+  const actor = options.actor ?? defaultActor();
+  // Written once, before the first transaction of this engine (rows refer to it).
+  let ready: Promise<void> | undefined;
+  let written = false;
+  const before = (): Promise<void> | undefined => {
+    if (written) return undefined;
+    return (ready ??= ensureWorkspace(store.sql, workspace).then(
+      () => void (written = true),
+      (err: unknown) => {
+        ready = undefined;
+        throw err;
+      },
+    ));
+  };
   // Events are written to the outbox inside the transaction of the change that causes
   // them (pass commit, staleness, lifecycle move), so an event exists iff its change does.
-  const outbox = createWebhookOutbox(store);
-  const pipeline = createPipeline(store, withWebhookEvents(store, options.pipeline));
-  const rules = createRuleRepo(store, workspace);
-  const renames = createRuleRenames(ctx, rules);
-  const markStale = (ids: Iterable<string>): void => {
-    const mark = () => outbox.contextsStale(pipeline.repo.markStale(ids));
-    // Callers normally hold a transaction already; without one, open it so the state
-    // change and its `context.stale` deliveries still commit together.
-    if (store.raw.inTransaction) mark();
-    else store.tx(mark);
+  const outbox = createWebhookOutbox();
+  const markStale = async (s: Scope, ids: Iterable<string>): Promise<void> => outbox.contextsStale(s.db, await s.pipeline.markStale(ids));
+  const hooks: EngineHooks = {
+    onDefinitionChange: async (s, modelIds) => markStale(s, await s.pipeline.contextsWithModels(modelIds)),
+    onFieldRename: (s, model, old, next) => ruleRenames.field(s, model, old, next),
+    onModelRename: (s, old, next) => ruleRenames.model(s, old, next),
+    onContextTypeChange: (s, contextId) => markStale(s, [contextId]),
+    onContextStatusChange: (s, context, from) => outbox.contextStatusChanged(s.db, workspace, context, from),
   };
-  ctx.onDefinitionChange = (modelIds) => markStale(pipeline.repo.contextsWithModels(modelIds));
-  ctx.onFieldRename = (model, old, next) => renames.field(model, old, next);
-  ctx.onModelRename = (old, next) => renames.model(old, next);
-  ctx.onContextTypeChange = (contextId) => markStale([contextId]);
-  const statusListener = ctx.onContextStatusChange;
-  ctx.onContextStatusChange = (context, from) => {
-    statusListener(context, from);
-    outbox.contextStatusChanged(workspace, context, from);
+  const ctx: EngineContext = {
+    ...bindScope(store.sql, workspace, actor, hooks, before),
+    store,
+    bind: (db) => bindScope(db, workspace, actor, hooks),
   };
+  const pipeline = createPipeline(store, withWebhookEvents(options.pipeline));
   const deps: IngestDeps = {
-    ctx,
-    evidence: createEvidenceRepo(store, workspace),
-    models: createModelCache(ctx),
-    replay: createReplayRepo(store, workspace),
-    markStale: (contextId) => markStale([contextId]),
+    models: createModelCache(),
+    replay: createReplayRepo(workspace),
+    lookups: store.lookups,
+    markStale,
   };
+  const writeGroup = store.writeGroup?.bind(store);
   return {
     ctx,
     pipeline,
     ...createModelService(ctx),
     ...createFieldService(ctx),
     ...createContextService(ctx),
-    ...createContributionService(deps),
-    ...createRecordService(deps),
-    ...createRelationshipService(deps, createRelationshipRepo(store)),
+    ...createContributionService(ctx, deps),
+    ...createRecordService(ctx, deps),
+    ...createRelationshipService(ctx, deps),
     ...createContextLinkService(ctx),
-    ...createRuleService(ctx, rules, () => markStale(pipeline.repo.contextsOfWorkspace(workspace))),
-    ...createEvaluationService(ctx, rules),
-    ...createDraftEvaluation(ctx, rules, pipeline.repo),
+    ...createRuleService(ctx, async (s) => markStale(s, await s.pipeline.contextsOfWorkspace(workspace))),
+    ...createEvaluationService(ctx),
+    ...createDraftEvaluation(ctx),
     ...createWebhookService(ctx),
-    expandReplay: (requestHash, body) => deps.replay.expand(requestHash, body),
+    expandReplay: (requestHash, body) => deps.replay.expand(store.sql, requestHash, body),
     runPipeline: (opts) => pipeline.drain(workspace, opts),
     pipelineStatus: async () => {
-      const s = pipeline.repo.status(workspace);
+      const s = await pipeline.repo.status(workspace);
       return { contexts: { resolved: s.resolved, stale: s.stale, computing: s.computing }, waiting: s.waiting, expiredClaims: s.expiredClaims };
     },
-    // Inside the group every engine transaction is a savepoint of this one (store.tx
-    // nests), so a failing call still undoes only itself.
-    writeGroup: () => {
-      if (store.raw.inTransaction) throw new Error("a write group is already open");
-      store.raw.exec("BEGIN IMMEDIATE");
-      return {
-        commit: () => {
-          // SQLite rolls a transaction back on its own after some errors (a full disk):
-          // then nothing of the group is durable, and the caller must hear it.
-          if (!store.raw.inTransaction) throw new DdsError("unavailable", "the write group was rolled back by the database; nothing of it was kept");
-          store.raw.exec("COMMIT");
-        },
-        rollback: () => {
-          if (store.raw.inTransaction) store.raw.exec("ROLLBACK");
-        },
-      };
-    },
+    // Only an embedded database offers write groups (a local import commits a few hundred
+    // milliseconds of batches at once); inside one every engine transaction is a savepoint,
+    // so a failing call still undoes only itself.
+    ...(writeGroup
+      ? {
+          writeGroup: (): WriteGroup => {
+            const group = writeGroup();
+            return {
+              commit: () => group.commit(),
+              rollback: () => {
+                group.rollback();
+                // The workspace row may have been written inside the group: write it again.
+                ready = undefined;
+                written = false;
+              },
+            };
+          },
+        }
+      : {}),
     close: async () => {
-      if (store.raw.inTransaction) store.raw.exec("ROLLBACK");
-      if (ownsStore) store.close();
+      if (ownsStore) await store.close();
     },
   };
 }

@@ -3,10 +3,10 @@ import { HTTPException } from "hono/http-exception";
 import { DdsError, isDdsError } from "../contract/errors.js";
 import { ROUTES } from "../contract/routes.js";
 import { createAuthenticator, type Authenticator } from "../engine/auth/index.js";
-import type { Store } from "../engine/store/db.js";
+import type { Store } from "../engine/store/store.js";
 import { secretBoxFor } from "../engine/secrets/secret-box.js";
 import { createIdempotencyRepo } from "../engine/store/idempotency-repo.js";
-import { createProcessOwner, type ProcessOwner } from "../engine/store/owner-lock.js";
+import { createProcessOwner, type ProcessOwner } from "../engine/store/sqlite/owner-lock.js";
 import { accessLog } from "./access-log.js";
 import { requireToken } from "./auth.js";
 import { ClientAbortedError, readBody } from "./body.js";
@@ -51,7 +51,7 @@ function onError(err: Error, c: Parameters<typeof errorResponse>[0]): Response {
 }
 
 /**
- * The REST API as a Hono app: `/healthz` and `/v1/openapi.json` without auth, then one
+ * The REST API as a Hono app: `/healthz`, `/readyz` and `/v1/openapi.json` without auth, then one
  * route per entry of the route table, each behind token auth, the body limit and the
  * Idempotency-Key rules. Registration follows the table's order, so `/records/bulk` is
  * matched before `/records/{recordId}`.
@@ -61,10 +61,26 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   const auth = options.auth ?? createAuthenticator(options.store);
   const engines = options.engines ?? createEngineCache(options.store);
   const keys = createIdempotencyRepo(options.store);
-  const owner = options.owner ?? createProcessOwner(options.store.path);
+  // SQLite marks running keys with this process's owner lock; PostgreSQL's marks are
+  // session advisory locks, which need none.
+  const owner = options.owner ?? (options.store.kind === "sqlite" ? createProcessOwner(options.store.location) : undefined);
   const box = secretBoxFor(options.store);
   app.use("*", accessLog(options.activity, options.log, options.errorLog ?? options.log));
-  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  // Liveness with the database's reachability (a load balancer takes a node whose database
+  // is gone out of rotation); readiness also turns false once shutdown began.
+  const database = async () => {
+    try {
+      await options.store.ping();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  app.get("/healthz", async (c) => ((await database()) ? c.json({ status: "ok", database: "reachable" }) : c.json({ status: "unavailable", database: "unreachable" }, 503)));
+  app.get("/readyz", async (c) => {
+    if (options.activity.closing) return c.json({ status: "draining" }, 503);
+    return (await database()) ? c.json({ status: "ready" }) : c.json({ status: "unavailable", database: "unreachable" }, 503);
+  });
   let doc: object | undefined;
   app.get("/v1/openapi.json", (c) => c.json((doc ??= openApiDocument(app))));
   serveDocs(app);

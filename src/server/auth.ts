@@ -23,7 +23,7 @@ export function requireToken(route: RouteSpec, auth: Authenticator, engines: Eng
     const header = c.req.header("authorization");
     if (!header) throw new DdsError("unauthorized", "missing API token: send the header Authorization: Bearer <token>");
     const token = bearerToken(header);
-    const principal = token ? auth.authenticate(token) : undefined;
+    const principal = token ? await auth.authenticate(token) : undefined;
     if (!principal) throw new DdsError("unauthorized", "invalid or revoked API token");
     if (!hasScope(principal.scopes, route.scope)) {
       throw new DdsError(

@@ -1,6 +1,6 @@
 import type { Principal } from "../engine/auth/index.js";
 import { createLocalEngine, type LocalEngine } from "../engine/local-engine.js";
-import type { Store } from "../engine/store/db.js";
+import type { Store } from "../engine/store/store.js";
 
 /** Engines kept at most; beyond, the least recently created is dropped (they are cheap). */
 const MAX_ENGINES = 512;

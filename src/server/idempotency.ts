@@ -66,26 +66,27 @@ export function idempotency(repo: IdempotencyRepo, options: IdempotencyOptions =
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) throw errors.invalid(`Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`);
     const workspace = c.get("principal").workspace;
     const requestHash = createHash("sha256").update(`${c.req.method}\n${c.req.path}\n${c.get("bodyText")}`).digest("hex");
-    const begun = repo.begin(workspace, key, requestHash, { now: Date.now(), ttlMs, abandonMs }, owner);
+    const begun = await repo.begin(workspace, key, requestHash, { now: Date.now(), ttlMs, abandonMs }, owner);
     if (begun.kind === "replay") {
       const { response } = begun;
       // A row the engine stored (keyed bulk writes) may hold a compact form: the engine rebuilds the answer.
-      if (engineStores && response.body !== null) return replay({ ...response, body: c.get("engine").expandReplay(begun.requestHash, response.body) }, box);
+      if (engineStores && response.body !== null) return replay({ ...response, body: await c.get("engine").expandReplay(begun.requestHash, response.body) }, box);
       return replay(response, box);
     }
     if (begun.kind === "running") {
       throw errors.conflict("idempotency_in_progress", `a request with Idempotency-Key "${key}" is still being processed; retry shortly`);
     }
+    const { claim } = begun;
     try {
       await next();
     } catch (err) {
-      repo.release(workspace, key);
+      await claim.release();
       throw err;
     }
-    if (c.res.status >= 500) repo.release(workspace, key);
+    if (c.res.status >= 500) await claim.release();
     // Keyed bulk writes: the engine already stored this very answer in the batch's own
     // transaction; storing it again would only copy ~50 KB per request.
-    else if (engineStores && c.res.status < 300) return;
-    else repo.finish(workspace, key, await snapshot(c), box && ((body) => box.seal(body, "replay-body")));
+    else if (engineStores && c.res.status < 300) await claim.done();
+    else await claim.finish(await snapshot(c), box && ((body) => box.seal(body, "replay-body")));
   };
 }

@@ -11,6 +11,7 @@ interface Pattern {
 
 const PATTERNS: Pattern[] = [
   { regex: /^\/healthz$/, method: "GET" },
+  { regex: /^\/readyz$/, method: "GET" },
   { regex: /^\/v1\/openapi\.json$/, method: "GET" },
   ...DOCS_PATHS.map((regex) => ({ regex, method: "GET" })),
   ...ROUTES.map((r) => ({ regex: new RegExp(`^/v1${r.path.replace(/\{[^}]+\}/g, "[^/]+")}$`), method: r.method })),

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pathParams, ROUTES, type RouteSpec } from "../contract/routes.js";
-import { hasScope, type Authenticator } from "../engine/auth/index.js";
-import type { Store } from "../engine/store/db.js";
+import { hasScope, type Authenticator, type Principal } from "../engine/auth/index.js";
+import type { Store } from "../engine/store/store.js";
 import { StampedCache } from "../engine/store/stamped-cache.js";
 import { accessLine, requestIdOf } from "./access-log.js";
 import { bearerToken } from "./auth.js";
@@ -14,9 +14,10 @@ export type Listener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 const NO_QUERY = new URLSearchParams();
 /**
- * How late the lane may notice a commit by another process (another `ddsctl` on the same
- * database file): checking on every request took a read lock each time and halved the
- * throughput of small reads. Writes through this server are noticed at once.
+ * How late the lane may notice a commit by another process on SQLite (another `ddsctl` on
+ * the same database file): checking on every request took a read lock each time and halved
+ * the throughput of small reads. Writes through this server are noticed at once. (On
+ * PostgreSQL other nodes' commits arrive by notification; see Store.changeStamp.)
  */
 const EXTERNAL_CHANGES_MS = 1;
 /** Cached read answers at most (each a few hundred bytes to a few KB). */
@@ -55,8 +56,9 @@ export interface ReadLaneOptions {
  *
  * Single-resource reads (`get*` operations) are also remembered, as the JSON sent, per
  * workspace and path, while the store's change stamp is unchanged: any row written
- * through this connection, or committed by another process (noticed within
- * {@link EXTERNAL_CHANGES_MS}), empties the cache. A CI job polling a context until it is
+ * through this process, or committed by another process (noticed within
+ * {@link EXTERNAL_CHANGES_MS} on SQLite) or another node (when its notification arrives,
+ * on PostgreSQL), empties the cache. A CI job polling a context until it is
  * resolved costs one lock-free statement per poll.
  *
  * Why: building a WHATWG Request and Response around every call cost five times the
@@ -95,17 +97,8 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     return value;
   };
 
-  return (req, res, next) => {
-    const path = req.url ?? "";
-    if (req.method !== "GET" || activity.closing || !path.startsWith("/v1/") || path.includes("?") || path.includes("%")) return void next(req, res);
-    const found = match(path);
-    const authorization = found && header(req, "authorization");
-    const token = authorization ? bearerToken(authorization) : undefined;
-    if (!found || token === undefined) return void next(req, res);
-    const started = performance.now();
-    const stamp = store.changeStampWithin(EXTERNAL_CHANGES_MS);
-    const principal = auth.authenticate(token, stamp);
-    if (!principal || !hasScope(principal.scopes, found.route.scope)) return void next(req, res);
+  const serve = (req: IncomingMessage, res: ServerResponse, next: Listener, found: { route: RouteSpec; args: string[] }, principal: Principal, stamp: string, started: number) => {
+    const path = req.url!;
     const send = (body: string) => {
       const requestId = requestIdOf(header(req, "x-request-id"));
       res.writeHead(found.route.status, { "content-type": "application/json", "x-request-id": requestId, "content-length": Buffer.byteLength(body) });
@@ -130,11 +123,30 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     call.then(
       (result) => {
         const body = JSON.stringify(result);
-        // Kept only under the stamp it was read at (a write in between empties the cache).
+        // Kept only under the stamp read before the call (a change since empties the cache).
         if (cacheable) cache.set(stamp, key, body);
         send(body);
       },
       () => void next(req, res),
     );
+  };
+
+  return (req, res, next) => {
+    const path = req.url ?? "";
+    if (req.method !== "GET" || activity.closing || !path.startsWith("/v1/") || path.includes("?") || path.includes("%")) return void next(req, res);
+    const found = match(path);
+    const authorization = found && header(req, "authorization");
+    const token = authorization ? bearerToken(authorization) : undefined;
+    if (!found || token === undefined) return void next(req, res);
+    const started = performance.now();
+    const stamp = store.changeStamp(EXTERNAL_CHANGES_MS);
+    const admit = (principal: Principal | null | undefined) => {
+      if (!principal || !hasScope(principal.scopes, found.route.scope)) return void next(req, res);
+      serve(req, res, next, found, principal, stamp, started);
+    };
+    // A remembered verdict answers at once; otherwise the token is looked up first.
+    const known = auth.cached(token, stamp);
+    if (known !== undefined) return admit(known);
+    auth.authenticate(token, stamp).then(admit, () => void next(req, res));
   };
 }

@@ -3,9 +3,9 @@ import { randomUUID } from "node:crypto";
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DdsError } from "../contract/errors.js";
-import { openStore, type Store } from "../engine/store/db.js";
+import type { Store } from "../engine/store/store.js";
 import { createIdempotencyRepo } from "../engine/store/idempotency-repo.js";
-import { createProcessOwner } from "../engine/store/owner-lock.js";
+import { createProcessOwner } from "../engine/store/sqlite/owner-lock.js";
 import { sealClearSecrets } from "../engine/secrets/secret-rotation.js";
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from "../engine/webhooks/index.js";
 import { createAuthenticator } from "../engine/auth/index.js";
@@ -19,8 +19,8 @@ import { startWorker, type RunningWorker, type WorkerOptions } from "./worker.js
 
 /** Options of `createServer`. */
 export interface ServerOptions {
-  /** An open store (the caller closes it) or a database path (the server closes it). */
-  store: Store | string;
+  /** The open store to serve (the caller closes it after the server). */
+  store: Store;
   /** Silences the access log. */
   quiet?: boolean;
   /** Where log lines go (default: stderr). */
@@ -73,20 +73,21 @@ function logError(log: LogFn, event: string) {
 
 /**
  * The HTTP server of `ddsctl serve`: the API app, the pipeline worker, the webhook
- * dispatcher and the purge of expired idempotency keys, all over one store.
+ * dispatcher and the purge of expired idempotency keys, all over one store. On
+ * PostgreSQL several such servers on one database are one service: they share claims,
+ * keys, the outbox and cache invalidations through the database.
  */
 export function createServer(options: ServerOptions) {
-  const ownsStore = typeof options.store === "string";
-  const store = typeof options.store === "string" ? openStore(options.store) : options.store;
+  const { store } = options;
   const log = options.log ?? stderrLog;
   const activity: Activity = { lastWriteAt: 0, closing: false };
   const accessLog = options.quiet ? undefined : log;
-  const auth = createAuthenticator(store);
+  const auth = createAuthenticator(store, { onError: logError(log, "token_touch_error") });
   const engines = createEngineCache(store);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   // Marks on running Idempotency-Keys name this process; its lock dies with it, so after
   // a crash a retry is taken over at once (released at close).
-  const owner = createProcessOwner(store.path);
+  const owner = store.kind === "sqlite" ? createProcessOwner(store.location) : undefined;
   // Errors are logged whatever --quiet says: it silences access lines only.
   const app = createApp({ store, activity, log: accessLog, errorLog: log, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes, auth, engines, owner });
   const lane = createReadLane({ store, auth, engines, activity, log: accessLog });
@@ -107,7 +108,7 @@ export function createServer(options: ServerOptions) {
     const bound = (server.address() as AddressInfo).port;
     try {
       // A database from before secrets were encrypted: seal what it kept in clear text.
-      sealClearSecrets(store);
+      await sealClearSecrets(store);
     } catch (err) {
       logError(log, "secret_sealing_error")(err);
     }
@@ -115,14 +116,8 @@ export function createServer(options: ServerOptions) {
     const dispatcher = options.webhooks === false ? undefined : createWebhookDispatcher(store, { onError: logError(log, "webhook_error"), ...options.webhooks });
     dispatcher?.start();
     const idem = createIdempotencyRepo(store);
-    const purgeExpired = () => {
-      try {
-        idem.purge(Date.now());
-      } catch (err) {
-        // A busy database only delays the purge; expired keys are ignored on lookup anyway.
-        logError(log, "idempotency_purge_error")(err);
-      }
-    };
+    // A busy database only delays the purge; expired keys are ignored on lookup anyway.
+    const purgeExpired = () => void idem.purge(Date.now()).catch(logError(log, "idempotency_purge_error"));
     const purge = setInterval(purgeExpired, options.idempotency?.purgeEveryMs ?? 10 * 60_000);
     purge.unref();
     purgeExpired();
@@ -134,8 +129,7 @@ export function createServer(options: ServerOptions) {
         clearInterval(purge);
         await worker?.stop();
         await dispatcher?.stop();
-        owner.release();
-        if (ownsStore) store.close();
+        owner?.release();
       })());
     return { port: bound, host, url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}/v1`, close };
   }

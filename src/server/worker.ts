@@ -1,12 +1,16 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type { Store } from "../engine/store/db.js";
+import type { Store } from "../engine/store/store.js";
 import { createPipeline, type PipelineOptions } from "../engine/pipeline/worker.js";
 import { withWebhookEvents } from "../engine/webhooks/index.js";
 import type { Activity, LogFn } from "./types.js";
 
 /** Timing of the in-process pipeline worker. */
 export interface WorkerOptions {
-  /** Poll interval when there is nothing to do (default 50 ms). */
+  /**
+   * SQLite: the poll interval when there is nothing to do (default 50 ms), since another
+   * process may write the file. PostgreSQL: unused; evidence anywhere wakes the worker by
+   * notification, and an idle worker otherwise sleeps until the next lease runs out.
+   */
   idleMs?: number;
   /**
    * Quiet time after the last write request before a pass starts (default 50 ms), so a
@@ -17,6 +21,8 @@ export interface WorkerOptions {
   maxDeferMs?: number;
   /** Pause after a failed pass, so a poisoned context cannot spin the loop (default 1 s). */
   errorBackoffMs?: number;
+  /** PostgreSQL: longest an idle worker sleeps without a notification (default 30 s), in case one was lost. */
+  safetyMs?: number;
   /** Passed to the pipeline (lease, onPass for the webhook outbox). */
   pipeline?: PipelineOptions;
 }
@@ -26,7 +32,7 @@ const BUSY_SHARE = 0.1;
 
 /** A running worker. */
 export interface RunningWorker {
-  /** Stops after the current pass (passes are synchronous, so at most one). */
+  /** Stops after the current pass, then gives back any claim this worker still holds. */
   stop(): Promise<void>;
 }
 
@@ -40,19 +46,43 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
   const settleMs = options.settleMs ?? 50;
   const maxDeferMs = options.maxDeferMs ?? 1000;
   const errorBackoffMs = options.errorBackoffMs ?? 1000;
+  const safetyMs = options.safetyMs ?? 30_000;
   // Passes write their webhook events (context.resolved, evaluation.changed) to the outbox
   // in their own transaction, exactly as the local engine's pipeline does.
-  const pipeline = createPipeline(store, withWebhookEvents(store, options.pipeline));
+  const pipeline = createPipeline(store, withWebhookEvents(options.pipeline));
   let stopping = false;
+  let woken = false;
   let wake: (() => void) | undefined;
-  const sleep = (ms: number) =>
+  /** Sleeps `ms`; an idle sleep (`wakeable`) ends early when work is announced, or on stop. */
+  const sleep = (ms: number, wakeable = false) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
+      if (wakeable && woken) {
+        woken = false;
+        return resolve();
+      }
+      const timer = setTimeout(done, ms);
+      function done() {
         clearTimeout(timer);
+        wake = undefined;
         resolve();
-      };
+      }
+      wake = wakeable ? done : () => (stopping ? done() : undefined);
     });
+  // Work announced here or on another node ends an idle sleep at once, and counts as
+  // write activity: evidence arriving at any node settles before a pass, as it does here.
+  const unsubscribe = store.on("work", () => {
+    activity.lastWriteAt = Math.max(activity.lastWriteAt, Date.now());
+    woken = true;
+    wake?.();
+  });
+  const logError = (err: unknown) => log?.(JSON.stringify({ time: new Date().toISOString(), event: "pipeline_error", error: (err as Error).message }));
+
+  /** How long an idle worker sleeps: SQLite polls; PostgreSQL waits for a notification or the next lease end. */
+  const idleFor = async (): Promise<number> => {
+    if (store.kind === "sqlite") return idleMs;
+    const next = await pipeline.repo.nextLeaseExpiry();
+    return next === undefined ? safetyMs : Math.max(1, Math.min(safetyMs, next - Date.now() + 1));
+  };
 
   const loop = async () => {
     let deferringSince: number | undefined;
@@ -73,9 +103,10 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
       const passStarted = performance.now();
       let worked: boolean;
       try {
-        worked = pipeline.step();
+        woken = false;
+        worked = await pipeline.step();
       } catch (err) {
-        log?.(JSON.stringify({ time: new Date().toISOString(), event: "pipeline_error", error: (err as Error).message }));
+        logError(err);
         await sleep(errorBackoffMs);
         continue;
       }
@@ -85,7 +116,12 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
         await yieldToEventLoop();
       } else {
         deferringSince = undefined;
-        await sleep(idleMs);
+        try {
+          await sleep(await idleFor(), true);
+        } catch (err) {
+          logError(err);
+          await sleep(errorBackoffMs);
+        }
       }
     }
   };
@@ -93,8 +129,12 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
   return {
     async stop() {
       stopping = true;
+      unsubscribe();
       wake?.();
       await done;
+      // Nothing should be left (a pass ends before the loop does), but a claim must never
+      // outlive the worker that holds it: other nodes take it over at once.
+      await pipeline.releaseAll().catch(logError);
     },
   };
 }

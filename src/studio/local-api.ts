@@ -8,7 +8,8 @@ import { getRequestListener } from "@hono/node-server";
 import { existsSync } from "node:fs";
 import { errors } from "../contract/errors.js";
 import { createLocalEngine, type LocalEngine } from "../engine/local-engine.js";
-import { openStore, type Store } from "../engine/store/db.js";
+import { isPostgresUrl, openDatabase } from "../engine/store/db.js";
+import type { Store } from "../engine/store/store.js";
 import { createApp } from "../server/app.js";
 import type { Activity, LogFn } from "../server/types.js";
 import { startWorker, type WorkerOptions } from "../server/worker.js";
@@ -17,7 +18,7 @@ import type { ApiBackend } from "./types.js";
 
 /** Options of {@link createLocalApi}. */
 export interface LocalApiOptions {
-  /** The SQLite file (it must exist: a studio never creates a database). */
+  /** The SQLite file (it must exist: a studio never creates a database) or a PostgreSQL URL. */
   db: string;
   workspace: string;
   sessionKey: string;
@@ -27,11 +28,11 @@ export interface LocalApiOptions {
 }
 
 /** Opens the database and builds the API over it. */
-export function createLocalApi(options: LocalApiOptions): ApiBackend {
-  if (options.db !== ":memory:" && !existsSync(options.db)) {
+export async function createLocalApi(options: LocalApiOptions): Promise<ApiBackend> {
+  if (options.db !== ":memory:" && !isPostgresUrl(options.db) && !existsSync(options.db)) {
     throw errors.usage(`no database at ${options.db}: create one with ddsctl demo (the mortgage example) or ddsctl init, or pick another with --local <db>`);
   }
-  const store: Store = openStore(options.db);
+  const store: Store = await openDatabase(options.db);
   const activity: Activity = { lastWriteAt: 0, closing: false };
   // One engine for the session: the local workspace, acting as the local user (as the CLI does).
   let engine: LocalEngine | undefined;
@@ -40,12 +41,12 @@ export function createLocalApi(options: LocalApiOptions): ApiBackend {
   const listener = getRequestListener(app.fetch);
   const worker = startWorker(store, activity, options.worker, options.log);
   return {
-    describe: `local ${options.db}`,
+    describe: `local ${store.location}`,
     handle: (req, res) => void listener(req, res),
     async close() {
       activity.closing = true;
       await worker.stop();
-      store.close();
+      await store.close();
     },
   };
 }

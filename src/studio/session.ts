@@ -31,7 +31,9 @@ export function sessionPrincipal(workspace: string): Principal {
  * the engine exactly as it does for stored tokens.
  */
 export function createSessionAuthenticator(key: string, workspace: string): Authenticator {
+  const verdict = (token: string) => (isSessionKey(key, token) ? sessionPrincipal(workspace) : undefined);
   return {
-    authenticate: (token: string) => (isSessionKey(key, token) ? sessionPrincipal(workspace) : undefined),
+    cached: (token: string) => verdict(token) ?? null,
+    authenticate: async (token: string) => verdict(token),
   };
 }

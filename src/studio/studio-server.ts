@@ -48,7 +48,7 @@ export interface RunningStudio {
 /** Where the page reads the `--tests` suites (the cases files are the author's, not the service's). */
 const TESTS_PATH = "/studio/tests.json";
 
-function backendFor(options: StudioOptions, sessionKey: string): ApiBackend {
+async function backendFor(options: StudioOptions, sessionKey: string): Promise<ApiBackend> {
   const t = options.target;
   if (t.mode === "remote") return createRemoteProxy({ baseUrl: t.baseUrl, token: t.token, sessionKey });
   return createLocalApi({ db: t.db, workspace: t.workspace, sessionKey, log: options.log, worker: options.worker });
@@ -59,7 +59,7 @@ export async function startStudio(options: StudioOptions): Promise<RunningStudio
   const host = options.host ?? "127.0.0.1";
   const sessionKey = options.sessionKey ?? newSessionKey();
   const files = createStaticFiles(options.assetsDir ?? defaultAssetsDir());
-  const api = backendFor(options, sessionKey);
+  const api = await backendFor(options, sessionKey);
   const testsBody = JSON.stringify({ suites: options.tests ?? [] });
   const sendTests = (req: IncomingMessage, res: ServerResponse) => {
     const presented = /^Bearer[ \t]+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];

@@ -17,6 +17,6 @@ afterAll(async () => {
 // a write sees `stale` as it does locally, where nothing runs until runPipeline.
 mortgageSuite("HTTP client against ddsctl serve", async () => {
   harness = await startServer({ worker: { settleMs: 250, idleMs: 20 } });
-  client = createHttpClient({ baseUrl: `${harness.origin}/v1`, token: harness.token("admin") });
+  client = createHttpClient({ baseUrl: `${harness.origin}/v1`, token: await harness.token("admin") });
   return client;
 });

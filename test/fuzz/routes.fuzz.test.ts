@@ -47,8 +47,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "ddsctl-fuzz-"));
   const db = join(dir, "dds.db");
   const store = openStore(db);
-  admin = issueToken(store, { workspace: "default", scopes: ["admin"] }).token;
-  store.close();
+  admin = (await issueToken(store, { workspace: "default", scopes: ["admin"] })).token;
+  await store.close();
   proc = execa("node", [BIN, "serve", "--port", "0", "--quiet", "--local", db], { reject: false, env: { NO_COLOR: "1" } });
   let seen = "";
   origin = await new Promise<string>((resolve) => {

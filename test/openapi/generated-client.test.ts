@@ -56,7 +56,7 @@ describe("a TypeScript client generated from /v1/openapi.json", () => {
     expect(diagnostics).toEqual([]);
     // The compiled client (its own types were checked by tsc above against the generated schema).
     const { runMortgage } = (await import(pathToFileURL(join(WORK, "mortgage.js")).href)) as { runMortgage(origin: string, token: string): Promise<MortgageOutcome> };
-    const outcome = await runMortgage(h.origin, h.token("admin"));
+    const outcome = await runMortgage(h.origin, await h.token("admin"));
     expect(outcome.bulk).toEqual({ total: 5, succeeded: 4, failed: 1, statuses: [201, 201, 201, 201, 422], failedCode: "validation_failed" });
     expect(outcome.replayed).toBe("true");
     expect(outcome.loan).toMatchObject({ amount: 240000, propertyValue: 320000, ltv: 0.75 });

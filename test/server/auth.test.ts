@@ -11,12 +11,12 @@ const t = { adminA: "", readA: "", writeA: "", adminB: "", revoked: "" };
 
 beforeAll(async () => {
   h = await startServer();
-  t.adminA = h.token("admin", "acme");
-  t.readA = h.token("read", "acme");
-  t.writeA = h.token("write", "acme");
-  t.adminB = h.token("admin", "globex");
-  const doomed = issueToken(h.store, { workspace: "acme", scopes: ["admin"] });
-  revokeToken(h.store, doomed.tokenId);
+  t.adminA = await h.token("admin", "acme");
+  t.readA = await h.token("read", "acme");
+  t.writeA = await h.token("write", "acme");
+  t.adminB = await h.token("admin", "globex");
+  const doomed = await issueToken(h.store, { workspace: "acme", scopes: ["admin"] });
+  await revokeToken(h.store, doomed.tokenId);
   t.revoked = doomed.token;
   a = await seedWorkspace(h, t.adminA);
 });

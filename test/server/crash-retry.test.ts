@@ -14,12 +14,12 @@ let db: string;
 let token: string;
 const procs: ResultPromise[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "ddsctl-crash-"));
   db = join(dir, "dds.db");
   const store = openStore(db);
-  token = issueToken(store, { workspace: "default", scopes: ["admin"] }).token;
-  store.close();
+  token = (await issueToken(store, { workspace: "default", scopes: ["admin"] })).token;
+  await store.close();
 });
 
 afterAll(() => {

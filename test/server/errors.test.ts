@@ -9,7 +9,7 @@ const MISSING = "01900000-0000-7000-8000-000000000000";
 
 beforeAll(async () => {
   h = await startServer();
-  admin = h.token("admin");
+  admin = await h.token("admin");
   s = await seedWorkspace(h, admin);
 });
 

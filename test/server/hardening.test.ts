@@ -13,7 +13,7 @@ let admin: string;
 
 beforeAll(async () => {
   h = await startServer();
-  admin = h.token("admin");
+  admin = await h.token("admin");
   s = await seedWorkspace(h, admin);
 });
 

@@ -3,19 +3,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Scope } from "../../src/contract/routes.js";
 import { issueToken } from "../../src/engine/auth/index.js";
-import { openStore, type Store } from "../../src/engine/store/db.js";
+import { openStore, type SqliteStore } from "../../src/engine/store/db.js";
 import { createServer, type RunningServer, type ServerOptions } from "../../src/server/index.js";
 
 /** An in-process server on 127.0.0.1:0 over a fresh temporary database. */
 export interface Harness {
   dir: string;
   dbPath: string;
-  store: Store;
+  store: SqliteStore;
   server: RunningServer;
   /** `http://127.0.0.1:<port>` (no /v1). */
   origin: string;
   /** Issues a token directly on the store (as `ddsctl tokens create` does). */
-  token(scope: Scope, workspace?: string): string;
+  token(scope: Scope, workspace?: string): Promise<string>;
   /** Raw HTTP: path relative to the origin; a non-string body is sent as JSON. */
   request(method: string, path: string, init?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<Reply>;
   /** Closes the server and the store; `keep` leaves the database for a restart. */
@@ -44,7 +44,7 @@ export async function startServer(options: Partial<Omit<ServerOptions, "store">>
     store,
     server,
     origin,
-    token: (scope, workspace = "default") => issueToken(store, { workspace, scopes: [scope] }).token,
+    token: async (scope, workspace = "default") => (await issueToken(store, { workspace, scopes: [scope] })).token,
     async request(method, path, init = {}) {
       const headers: Record<string, string> = { ...init.headers };
       if (init.token) headers.authorization = `Bearer ${init.token}`;
@@ -65,7 +65,7 @@ export async function startServer(options: Partial<Omit<ServerOptions, "store">>
     },
     async close(keep = false) {
       await server.close();
-      store.close();
+      await store.close();
       if (!keep) rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -9,7 +9,7 @@ const lines: string[] = [];
 
 beforeAll(async () => {
   h = await startServer({ quiet: false, log: (line) => lines.push(line), worker: false, webhooks: false, timeouts: { headersMs: 400, requestMs: 800, keepAliveMs: 300 } });
-  admin = h.token("admin");
+  admin = await h.token("admin");
 });
 
 afterAll(async () => {
@@ -94,7 +94,7 @@ describe("the log", () => {
   it("under --quiet a 5xx still logs its cause (the access lines stay off)", async () => {
     const quietLines: string[] = [];
     const q = await startServer({ quiet: true, log: (line) => quietLines.push(line), worker: false, webhooks: false });
-    const token = q.token("admin");
+    const token = await q.token("admin");
     const hook = await q.request("POST", "/v1/webhooks", { token, body: { url: "http://127.0.0.1:9/x", events: ["context.stale"] } });
     q.store.raw.exec("DROP TABLE webhook_deliveries");
     const res = await q.request("GET", `/v1/webhooks/${hook.json.webhookId}/deliveries?limit=5`, { token });

@@ -20,7 +20,7 @@ const post = (h: Harness, token: string, key: string, body: unknown, path = "/v1
 describe("Idempotency-Key", () => {
   it("a replay returns the first status, body and Location with Idempotent-Replayed", async () => {
     const h = await server();
-    const token = h.token("write");
+    const token = await h.token("write");
     const first = await post(h, token, "k-1", { name: "one" });
     expect(first.status).toBe(201);
     expect(first.headers.get("idempotent-replayed")).toBeNull();
@@ -34,9 +34,9 @@ describe("Idempotency-Key", () => {
 
   it("a keyed bulk replays its first answer byte for byte, though its rows changed since", async () => {
     const h = await server();
-    const token = h.token("write");
+    const token = await h.token("write");
     const contextId = (await post(h, token, "ctx", { name: "bulk" })).json.contextId;
-    const admin = h.token("admin");
+    const admin = await h.token("admin");
     const model = await h.request("POST", "/v1/models", { token: admin, body: { name: "Note", fields: [{ name: "text", type: "string" }] } });
     await h.request("PUT", `/v1/models/${model.json.modelId}/status/active`, { token: admin });
     const item = (text: unknown) => ({ contextId, modelId: model.json.modelId, sourceId: "s", sourceType: "user", data: { text } });
@@ -51,7 +51,7 @@ describe("Idempotency-Key", () => {
 
   it("a different body under the same key gets the first response; nothing new is created", async () => {
     const h = await server();
-    const token = h.token("write");
+    const token = await h.token("write");
     const first = await post(h, token, "k-2", { name: "first" });
     const second = await post(h, token, "k-2", { name: "second", type: "other" });
     expect(second.json).toEqual(first.json);
@@ -61,7 +61,7 @@ describe("Idempotency-Key", () => {
 
   it("applies to every write method, errors included (204s and 4xx replay too)", async () => {
     const h = await server();
-    const token = h.token("write");
+    const token = await h.token("write");
     const id = (await post(h, token, "c", {})).json.contextId;
     const patch = (key: string, body: unknown) => h.request("PATCH", `/v1/contexts/${id}`, { token, body, headers: { "idempotency-key": key } });
     expect((await patch("p", { name: "a" })).json.name).toBe("a");
@@ -84,8 +84,8 @@ describe("Idempotency-Key", () => {
 
   it("keys are scoped to the workspace", async () => {
     const h = await server();
-    const a = h.token("write", "a");
-    const b = h.token("write", "b");
+    const a = await h.token("write", "a");
+    const b = await h.token("write", "b");
     const ra = await post(h, a, "shared", { name: "in-a" });
     const rb = await post(h, b, "shared", { name: "in-b" });
     expect(rb.json.contextId).not.toBe(ra.json.contextId);
@@ -94,7 +94,7 @@ describe("Idempotency-Key", () => {
 
   it("concurrent duplicates: one request processes, the other gets 409 or the replay", async () => {
     const h = await server();
-    const token = h.token("write");
+    const token = await h.token("write");
     for (let round = 0; round < 10; round++) {
       const replies = await Promise.all([post(h, token, `race-${round}`, { name: `r${round}` }), post(h, token, `race-${round}`, { name: `r${round}` })]);
       const statuses = replies.map((r) => r.status).sort();
@@ -108,7 +108,7 @@ describe("Idempotency-Key", () => {
 
   it("a key whose first request still runs is 409 idempotency_in_progress; an abandoned one runs again", async () => {
     const h = await server();
-    const token = h.token("write");
+    const token = await h.token("write");
     const repo = createIdempotencyRepo(h.store);
     repo.begin("default", "busy", "hash", { now: Date.now(), ttlMs: 60_000, abandonMs: 60_000 });
     const busy = await post(h, token, "busy", {});
@@ -121,7 +121,7 @@ describe("Idempotency-Key", () => {
 
   it("a 5xx is not cached: the retry runs again", async () => {
     const h = await server();
-    const token = h.token("write");
+    const token = await h.token("write");
     h.store.raw.exec("CREATE TRIGGER boom BEFORE INSERT ON contexts BEGIN SELECT RAISE(ABORT, 'boom'); END;");
     expect((await post(h, token, "k-5xx", { name: "x" })).status).toBe(500);
     h.store.raw.exec("DROP TRIGGER boom");
@@ -132,7 +132,7 @@ describe("Idempotency-Key", () => {
 
   it("survives a server restart on the same database", async () => {
     const h = await server();
-    const token = h.token("write");
+    const token = await h.token("write");
     const first = await post(h, token, "durable", { name: "before" });
     await h.close(true);
     const again = await server({ dbPath: h.dbPath });
@@ -144,7 +144,7 @@ describe("Idempotency-Key", () => {
 
   it("after the retention the key is new; expired keys are purged", async () => {
     const h = await server({ idempotency: { ttlMs: 150, purgeEveryMs: 50 } });
-    const token = h.token("write");
+    const token = await h.token("write");
     const first = await post(h, token, "short", { name: "one" });
     await new Promise((r) => setTimeout(r, 300));
     const second = await post(h, token, "short", { name: "two" });
@@ -158,7 +158,7 @@ describe("Idempotency-Key", () => {
 
   it("bulk writes are exactly once: the engine records the key in the batch's own transaction", async () => {
     const h = await server();
-    const token = h.token("write");
+    const token = await h.token("write");
     const ctx = (await post(h, token, "ctx", {})).json.contextId;
     // What a server that died after committing the batch (before storing the HTTP
     // response) leaves behind: the engine's own record of the keyed batch.
@@ -178,7 +178,7 @@ describe("Idempotency-Key", () => {
 
   it("rejects an overlong key", async () => {
     const h = await server();
-    const token = h.token("write");
+    const token = await h.token("write");
     expect((await post(h, token, "x".repeat(256), {})).status).toBe(400);
   });
 });

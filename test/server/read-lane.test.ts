@@ -17,7 +17,7 @@ beforeAll(async () => {
   h = await startServer({ worker: false, quiet: false, log: (line) => logs.push(line) });
   // A second connection to the same file: what another `ddsctl` process would write through.
   other = openStore(h.dbPath);
-  token = h.token("write");
+  token = await h.token("write");
   contextId = (await h.request("POST", "/v1/contexts", { token, body: { name: "lane" } })).json.contextId;
 });
 afterAll(async () => {
@@ -44,7 +44,7 @@ describe("the read lane", () => {
     expect((await get(undefined, "dds_nope")).status).toBe(401);
     expect((await get(undefined, "dds_nope")).headers.get("www-authenticate")).toContain("Bearer");
     expect((await get("/v1/contexts/00000000-0000-7000-8000-000000000000")).json.code).toBe("not_found");
-    expect((await get("/v1/webhooks", h.token("read"))).status).toBe(200);
+    expect((await get("/v1/webhooks", await h.token("read"))).status).toBe(200);
     expect((await get("/v1/tokens")).status).toBe(404);
   });
 
@@ -61,22 +61,22 @@ describe("the read lane", () => {
     await sleep(5);
     expect((await get()).json.name).toBe("from-another-process");
 
-    const doomed = issueToken(other, { workspace: "default", scopes: ["read"] });
+    const doomed = await issueToken(other, { workspace: "default", scopes: ["read"] });
     expect((await get(undefined, doomed.token)).status).toBe(200);
-    revokeToken(other, doomed.tokenId);
+    await revokeToken(other, doomed.tokenId);
     await sleep(5);
     expect((await get(undefined, doomed.token)).status).toBe(401);
   });
 
   it("a token revoked through the server's own connection is refused on the next request", async () => {
-    const doomed = issueToken(h.store, { workspace: "default", scopes: ["read"] });
+    const doomed = await issueToken(h.store, { workspace: "default", scopes: ["read"] });
     expect((await get(undefined, doomed.token)).status).toBe(200);
-    revokeToken(h.store, doomed.tokenId);
+    await revokeToken(h.store, doomed.tokenId);
     expect((await get(undefined, doomed.token)).status).toBe(401);
   });
 
   it("keeps workspaces apart in its cache", async () => {
-    const elsewhere = h.token("admin", "elsewhere");
+    const elsewhere = await h.token("admin", "elsewhere");
     expect((await get()).status).toBe(200);
     expect((await get(undefined, elsewhere)).status).toBe(404);
   });

@@ -14,7 +14,7 @@ const lines: string[] = [];
 
 beforeAll(async () => {
   h = await startServer({ quiet: false, log: (line) => lines.push(line) });
-  admin = h.token("admin");
+  admin = await h.token("admin");
   s = await seedWorkspace(h, admin);
 });
 
@@ -42,7 +42,7 @@ describe("unauthenticated endpoints", () => {
   it("GET /healthz answers 200 without a token", async () => {
     const res = await h.request("GET", "/healthz");
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ status: "ok" });
+    expect(res.json).toEqual({ status: "ok", database: "reachable" });
   });
 
   it("GET /v1/openapi.json is a valid OpenAPI 3.1 document covering every route", async () => {

@@ -16,7 +16,7 @@ let admin: string;
 
 beforeAll(async () => {
   h = await startServer({ worker: false, webhooks: false });
-  admin = h.token("admin");
+  admin = await h.token("admin");
 });
 
 afterAll(async () => {
@@ -96,12 +96,14 @@ describe("webhook signing secrets at rest", () => {
     expect(sealed).toContain(`:${old.id}:`);
     store.raw.prepare("INSERT INTO workspaces (name, created_at) VALUES ('w', 'now')").run();
     store.raw.prepare("INSERT INTO webhooks (id, workspace, url, events, secret, created_at) VALUES ('h1', 'w', 'u', '[]', ?, 'now')").run(sealed);
-    const report = rotateSecrets(store, { DDS_SECRET_KEY: `${next.key.toString("base64")},${old.key.toString("base64")}` });
+    const report = await rotateSecrets(store, { DDS_SECRET_KEY: `${next.key.toString("base64")},${old.key.toString("base64")}` });
     expect(report).toMatchObject({ keyId: next.id, retiredKeyIds: [old.id], resealed: 1 });
     const stored = (store.raw.prepare("SELECT secret FROM webhooks").get() as { secret: string }).secret;
     expect(stored).toContain(`:${next.id}:`);
-    expect(secretBoxFor({ path: ":memory:", raw: {} }, { DDS_SECRET_KEY: next.key.toString("base64") }).open(stored, "webhook-secret")).toBe("whsec_abc");
-    store.close();
+    const other = openStore(":memory:");
+    expect(secretBoxFor(other, { DDS_SECRET_KEY: next.key.toString("base64") }).open(stored, "webhook-secret")).toBe("whsec_abc");
+    await other.close();
+    await store.close();
   });
 });
 

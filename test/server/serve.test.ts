@@ -48,7 +48,7 @@ describe("ddsctl serve", () => {
   it("refuses a remote target", async () => {
     const r = await ddsctl(box, ["serve", "--remote", "http://127.0.0.1:1/v1"]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/serve runs on a local database/);
+    expect(r.stderr).toMatch(/serve runs on a database/);
   });
 
   it("prints its address even with --quiet, and --quiet silences the access log", async () => {

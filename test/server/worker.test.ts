@@ -34,10 +34,10 @@ async function waitResolved(h: Harness, token: string, contextId: string, timeou
 describe("the in-process pipeline worker", () => {
   it("resolves stale contexts of every workspace on its own, and reports each pass", async () => {
     const passes: PassEvent[] = [];
-    const h = await startServer({ worker: { pipeline: { onPass: (e) => passes.push(e) } } });
+    const h = await startServer({ worker: { pipeline: { onPass: async (_tx, e) => void passes.push(e) } } });
     open.push(h);
-    const a = h.token("admin", "a");
-    const b = h.token("admin", "b");
+    const a = await h.token("admin", "a");
+    const b = await h.token("admin", "b");
     const ca = await staleContext(h, a);
     const cb = await staleContext(h, b);
     await waitResolved(h, a, ca);
@@ -49,7 +49,7 @@ describe("the in-process pipeline worker", () => {
     // Writes come every ~20 ms, far inside settleMs: only maxDeferMs can let the pass run.
     const h = await startServer({ worker: { settleMs: 5000, maxDeferMs: 300, idleMs: 10 } });
     open.push(h);
-    const token = h.token("admin");
+    const token = await h.token("admin");
     const contextId = await staleContext(h, token);
     expect((await h.request("GET", `/v1/contexts/${contextId}`, { token })).json.freshness).toBe("stale");
     let writing = true;
@@ -72,7 +72,7 @@ describe("the in-process pipeline worker", () => {
     const logged: string[] = [];
     const h = await startServer({ worker: { idleMs: 10, errorBackoffMs: 20 }, log: (line) => logged.push(line) });
     open.push(h);
-    const token = h.token("admin");
+    const token = await h.token("admin");
     h.store.raw.exec("CREATE TRIGGER stuck BEFORE UPDATE OF data ON records BEGIN SELECT RAISE(ABORT, 'stuck'); END;");
     const contextId = await staleContext(h, token);
     // Wait for the failing pass to be reported, however long a busy machine takes.
@@ -97,7 +97,7 @@ describe("the in-process pipeline worker", () => {
     try {
       const h = await startServer({ worker: { idleMs: 10, settleMs: 10 }, webhooks: { intervalMs: 20 } });
       open.push(h);
-      const token = h.token("admin");
+      const token = await h.token("admin");
       const hook = await h.request("POST", "/v1/webhooks", {
         token,
         body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ["context.resolved"] },

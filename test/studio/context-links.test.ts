@@ -14,7 +14,7 @@ let token: string;
 
 beforeAll(async () => {
   h = await startServer();
-  token = h.token("admin");
+  token = await h.token("admin");
   s = await seedWorkspace(h, token);
 });
 afterAll(() => h.close());
@@ -41,7 +41,7 @@ describe("GET /v1/contexts/{contextId}/relationships", () => {
   });
 
   it("is 404 for another workspace's context and for an unknown one, 401 without a token", async () => {
-    const other = h.token("read", "elsewhere");
+    const other = await h.token("read", "elsewhere");
     expect((await h.request("GET", `/v1/contexts/${s.contextId}/relationships`, { token: other })).json.code).toBe("not_found");
     expect((await h.request("GET", `/v1/contexts/00000000-0000-4000-8000-000000000000/relationships`, { token })).status).toBe(404);
     expect((await h.request("GET", `/v1/contexts/${s.contextId}/relationships`)).status).toBe(401);

@@ -108,7 +108,7 @@ describe("ddsctl studio --remote", () => {
   let token: string;
   beforeAll(async () => {
     h = await startServer();
-    token = h.token("admin", "remote-ws");
+    token = await h.token("admin", "remote-ws");
     w = workdir();
     studio = await startStudioProcess(w, ["--remote", `${h.origin}/v1`, "--token", token]);
   }, 60_000);

@@ -27,7 +27,9 @@ const ALLOWED: Record<string, string[]> = {
 
 /** Packages only one corner of the code may import. */
 const OWNED: [RegExp, (path: string) => boolean][] = [
-  [/^(better-sqlite3|drizzle-orm)/, (p) => relative(SRC, p).startsWith("engine/store/")],
+  [/^better-sqlite3/, (p) => relative(SRC, p).startsWith("engine/store/sqlite/")],
+  [/^drizzle-orm/, (p) => relative(SRC, p).startsWith("engine/store/")],
+  [/^postgres$/, (p) => relative(SRC, p).startsWith("engine/store/postgres/")],
   [/^undici$/, (p) => layer(p) === "client"],
   [/^(commander|@inquirer\/prompts|chalk|cli-table3|cli-progress)$/, (p) => layer(p) === "cli"],
 ];

@@ -17,9 +17,10 @@ async function newCase(amount = 200000): Promise<string> {
 
 const freshness = async (id: string) => (await engine.getContext(id)).freshness;
 const counts = (id: string) =>
-  engine.ctx.store.raw
-    .prepare("SELECT (SELECT COUNT(*) FROM evaluations WHERE context_id = ?) AS e, (SELECT sha256 FROM records WHERE context_id = ? LIMIT 1) AS sha")
-    .get(id, id) as { e: number; sha: string };
+  engine.ctx.db.get<{ e: number; sha: string }>(
+    "SELECT (SELECT COUNT(*) FROM evaluations WHERE context_id = ?) AS e, (SELECT sha256 FROM records WHERE context_id = ? LIMIT 1) AS sha",
+    [id, id],
+  );
 
 beforeEach(async () => {
   engine = createLocalEngine({ db: join(mkdtempSync(join(tmpdir(), "ddsctl-worker-")), "dds.db") });
@@ -32,49 +33,49 @@ describe("pipeline worker", () => {
     const id = await newCase();
     expect(await freshness(id)).toBe("stale");
     const pipeline = engine.pipeline;
-    const claim = pipeline.repo.claim("w1", 30_000, { only: [id] })!;
+    const claim = (await pipeline.repo.claim("w1", 30_000, { only: [id] }))!;
     expect(claim.contextId).toBe(id);
     expect(await freshness(id)).toBe("computing");
-    expect(pipeline.repo.claim("w2", 30_000, { only: [id] })).toBeUndefined();
-    pipeline.repo.release(claim);
+    expect(await pipeline.repo.claim("w2", 30_000, { only: [id] })).toBeUndefined();
+    await pipeline.repo.release(claim);
     await engine.runPipeline({ contextIds: [id] });
     expect(await freshness(id)).toBe("resolved");
   });
 
   it("a crashed pass writes nothing and gives the claim back", async () => {
     const id = await newCase();
-    const before = counts(id);
-    const claim = engine.pipeline.repo.claim("w1", 30_000, { only: [id] })!;
-    expect(() =>
+    const before = await counts(id);
+    const claim = (await engine.pipeline.repo.claim("w1", 30_000, { only: [id] }))!;
+    await expect(
       engine.pipeline.repo.commitPass(claim, { records: [{ id: "missing", modelId: models.Loan, data: {}, sha256: "x", issues: [], lineage: {} }], links: [], evaluations: [{ ruleId: "no-such-rule", ruleVersion: 1, outcome: true, trace: {} as never }] }),
-    ).toThrow();
-    expect(counts(id)).toEqual(before);
+    ).rejects.toThrow();
+    expect(await counts(id)).toEqual(before);
     expect(await freshness(id)).toBe("computing");
-    engine.pipeline.repo.release(claim);
+    await engine.pipeline.repo.release(claim);
     expect(await freshness(id)).toBe("stale");
   });
 
   it("an expired lease is taken over, and the old worker's late commit is discarded", async () => {
     const id = await newCase();
     const slow = createPipeline(engine.ctx.store, { leaseMs: 1, workerId: "slow" });
-    const claim = slow.repo.claim("slow", 1, { only: [id] })!;
-    const input = slow.repo.loadPassInput(claim)!;
+    const claim = (await slow.repo.claim("slow", 1, { only: [id] }))!;
+    const input = (await slow.repo.loadPassInput(claim))!;
     await new Promise((r) => setTimeout(r, 5));
     expect((await engine.pipelineStatus()).expiredClaims).toBe(1);
     const result = await engine.runPipeline({ contextIds: [id] });
     expect(result.resolved).toEqual([id]);
     const { runPass } = await import("../../src/engine/pipeline/stages/index.js");
-    expect(slow.repo.commitPass(claim, runPass(input))).toBeUndefined();
+    expect(await slow.repo.commitPass(claim, runPass(input))).toBeUndefined();
     expect(await freshness(id)).toBe("resolved");
   });
 
   it("evidence arriving mid-pass leaves the context stale, and it is claimed again", async () => {
     const id = await newCase(200000);
-    const claim = engine.pipeline.repo.claim("w1", 30_000, { only: [id] })!;
-    const input = engine.pipeline.repo.loadPassInput(claim)!;
+    const claim = (await engine.pipeline.repo.claim("w1", 30_000, { only: [id] }))!;
+    const input = (await engine.pipeline.repo.loadPassInput(claim))!;
     await engine.createContribution({ contextId: id, modelId: models.Loan, sourceId: "late", sourceType: "integration", data: { amount: 390000 } });
     const { runPass } = await import("../../src/engine/pipeline/stages/index.js");
-    expect(engine.pipeline.repo.commitPass(claim, runPass(input))).toBe("stale");
+    expect(await engine.pipeline.repo.commitPass(claim, runPass(input))).toBe("stale");
     expect(await freshness(id)).toBe("stale");
     await engine.runPipeline({ contextIds: [id] });
     expect(await freshness(id)).toBe("resolved");
@@ -101,14 +102,13 @@ describe("pipeline worker", () => {
   it("a second pass over the same evidence changes nothing", async () => {
     const id = await newCase();
     await engine.runPipeline({ contextIds: [id] });
-    const snapshot = () =>
-      engine.ctx.store.raw.prepare("SELECT id, data, sha256, updated_at FROM records WHERE context_id = ? ORDER BY id").all(id);
-    const evals = () => engine.ctx.store.raw.prepare("SELECT * FROM evaluations WHERE context_id = ? ORDER BY id").all(id);
-    const [r1, e1] = [snapshot(), evals()];
-    engine.pipeline.repo.markStale([id]);
+    const snapshot = () => engine.ctx.db.all("SELECT id, data, sha256, updated_at FROM records WHERE context_id = ? ORDER BY id", [id]);
+    const evals = () => engine.ctx.db.all("SELECT * FROM evaluations WHERE context_id = ? ORDER BY id", [id]);
+    const [r1, e1] = [await snapshot(), await evals()];
+    await engine.pipeline.repo.markStale([id]);
     await engine.runPipeline({ contextIds: [id] });
-    expect(snapshot()).toEqual(r1);
-    expect(evals()).toEqual(e1);
+    expect(await snapshot()).toEqual(r1);
+    expect(await evals()).toEqual(e1);
   });
 
   it("model, field and context-type changes mark the affected contexts stale", async () => {

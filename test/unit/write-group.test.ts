@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createLocalEngine } from "../../src/engine/local-engine.js";
-import { openStore } from "../../src/engine/store/db.js";
+import { openStore, type SqliteStore } from "../../src/engine/store/db.js";
 import { setupMortgageModels } from "../contract/mortgage-models.js";
 
 async function engineWithContext() {
@@ -15,7 +15,7 @@ async function engineWithContext() {
 describe("write groups (local imports)", () => {
   it("commit keeps every call; a failing call inside still undoes only itself", async () => {
     const { engine, item, count } = await engineWithContext();
-    const group = engine.writeGroup();
+    const group = engine.writeGroup!();
     const res = await engine.bulkCreateContributions({ items: [item(1), item(2, "lots")] });
     await engine.bulkCreateContributions({ items: [item(3)] });
     expect(res.items.map((i) => i.status)).toEqual([201, 422]);
@@ -25,7 +25,7 @@ describe("write groups (local imports)", () => {
 
   it("rollback undoes the whole group", async () => {
     const { engine, item, count } = await engineWithContext();
-    const group = engine.writeGroup();
+    const group = engine.writeGroup!();
     await engine.bulkCreateContributions({ items: [item(1), item(2)] });
     group.rollback();
     expect(await count()).toBe(0);
@@ -33,9 +33,28 @@ describe("write groups (local imports)", () => {
 
   it("a group the database already rolled back cannot be committed as if kept", async () => {
     const { engine, item } = await engineWithContext();
-    const group = engine.writeGroup();
+    const group = engine.writeGroup!();
     await engine.bulkCreateContributions({ items: [item(1)] });
-    engine.ctx.store.raw.exec("ROLLBACK"); // what SQLite does on its own after a full disk
+    (engine.ctx.store as SqliteStore).raw.exec("ROLLBACK"); // what SQLite does on its own after a full disk
     expect(() => group.commit()).toThrow(/rolled back/);
+  });
+
+  it("commits only between calls: never in the middle of one", async () => {
+    const { engine, item, count } = await engineWithContext();
+    const group = engine.writeGroup!();
+    const running = engine.bulkCreateContributions({ items: [item(1)] });
+    // The call has started and holds the connection until it ends.
+    expect(() => group.commit()).toThrow(/while a call is running/);
+    await running;
+    group.commit();
+    expect(await count()).toBe(1);
+  });
+
+  it("a read outside any transaction never sees another call's uncommitted rows", async () => {
+    const { engine, item, count } = await engineWithContext();
+    const writing = engine.bulkCreateContributions({ items: [item(1)] });
+    // Issued while the write transaction is open: it waits for the commit.
+    expect(await count()).toBe(1);
+    await writing;
   });
 });

@@ -4,7 +4,12 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
+import type Database from "better-sqlite3";
 import { createLocalEngine, type LocalEngine, type LocalEngineOptions } from "../../src/engine/local-engine.js";
+import type { SqliteStore } from "../../src/engine/store/db.js";
+
+/** The raw SQLite connection under an engine (these tests run on SQLite files). */
+export const rawOf = (engine: LocalEngine): Database.Database => (engine.ctx.store as SqliteStore).raw;
 
 /** A temp database file and engines opened on it; `cleanup` closes and removes them. */
 export function tempDb(): { path: string; open(options?: Omit<LocalEngineOptions, "db">): LocalEngine; cleanup(): Promise<void> } {
@@ -27,7 +32,7 @@ export function tempDb(): { path: string; open(options?: Omit<LocalEngineOptions
 
 /** Every column of one webhook's outbox rows, oldest first (tests read the payload too). */
 export function outboxRows(engine: LocalEngine, webhookId?: string): { eventType: string; messageId: string; payload: { type: string; timestamp: string; data: Record<string, unknown> }; status: string; attempts: number; workspace: string }[] {
-  const rows = engine.ctx.store.raw
+  const rows = rawOf(engine)
     .prepare(
       `SELECT event_type AS eventType, message_id AS messageId, payload, status, attempts, workspace FROM webhook_deliveries
        ${webhookId ? "WHERE webhook_id = ?" : ""} ORDER BY created_at, id`,

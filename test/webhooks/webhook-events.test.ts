@@ -103,8 +103,8 @@ describe("webhook events from real flows", () => {
   it("a standalone pipeline (the one `serve` runs) emits pass events through withWebhookEvents", async () => {
     await loan("app-form", { amount: 240000, propertyValue: 300000 });
     const seen: string[] = [];
-    const worker = createPipeline(s.ctx.store, withWebhookEvents(s.ctx.store, { onPass: (e) => seen.push(e.contextId) }));
-    expect(worker.step()).toBe(true);
+    const worker = createPipeline(s.ctx.store, withWebhookEvents({ onPass: async (_tx, e) => void seen.push(e.contextId) }));
+    expect(await worker.step()).toBe(true);
     expect(seen).toEqual([contextId]);
     expect(events().map((e) => e.type)).toEqual(["context.stale", "context.resolved"]);
   });
@@ -129,7 +129,7 @@ describe("workspace isolation", () => {
       const ctxA = (await a.createContext({ name: "a-case" })).contextId;
       await a.createContribution({ contextId: ctxA, modelId: modelsA.Loan, sourceId: "f", sourceType: "document", data: { amount: 5000 } });
       // Workspace b's engine runs the worker step over every workspace (as `serve` does).
-      while (b.pipeline.step()) {
+      while (await b.pipeline.step()) {
         /* drain */
       }
       await a.setContextStatus(ctxA, "completed");

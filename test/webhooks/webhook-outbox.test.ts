@@ -21,7 +21,7 @@ describe("outbox atomicity", () => {
     failPass = false;
     s = db.open({
       pipeline: {
-        onPass: () => {
+        onPass: async () => {
           if (failPass) throw boom();
         },
       },
@@ -34,23 +34,23 @@ describe("outbox atomicity", () => {
   afterEach(() => db.cleanup());
 
   it("a failed lifecycle move leaves neither the move nor its context.status_changed", async () => {
-    const listener = s.ctx.onContextStatusChange;
-    s.ctx.onContextStatusChange = (c, from) => {
-      listener(c, from);
+    const listener = s.ctx.hooks.onContextStatusChange;
+    s.ctx.hooks.onContextStatusChange = async (sc, c, from) => {
+      await listener(sc, c, from);
       throw boom();
     };
     await expect(s.setContextStatus(contextId, "completed")).rejects.toThrow("boom");
     expect((await s.getContext(contextId)).status).toBe("active");
     expect(outboxRows(s)).toHaveLength(0);
-    s.ctx.onContextStatusChange = listener;
+    s.ctx.hooks.onContextStatusChange = listener;
     await s.setContextStatus(contextId, "completed");
     expect(outboxRows(s).map((r) => r.eventType)).toEqual(["context.status_changed"]);
   });
 
   it("a failed change that made a context stale leaves neither the staleness nor its context.stale", async () => {
-    const listener = s.ctx.onContextTypeChange;
-    s.ctx.onContextTypeChange = (id) => {
-      listener(id);
+    const listener = s.ctx.hooks.onContextTypeChange;
+    s.ctx.hooks.onContextTypeChange = async (sc, id) => {
+      await listener(sc, id);
       throw boom();
     };
     await expect(s.updateContext(contextId, { type: "remortgage" })).rejects.toThrow("boom");
@@ -60,13 +60,11 @@ describe("outbox atomicity", () => {
 
   it("evidence and its context.stale commit together (a rolled-back ingest leaves no row)", async () => {
     const body = { contextId, modelId: models.Loan, sourceId: "f", sourceType: "document" as const, data: { amount: 5000 } };
-    // The engine's own transaction becomes a savepoint of this outer one, which then fails.
-    expect(() =>
-      s.ctx.store.tx(() => {
-        void s.createContribution(body);
-        throw boom();
-      }),
-    ).toThrow("boom");
+    // Inside a write group the engine's own transaction is a savepoint of the group's,
+    // which is then rolled back.
+    const group = s.writeGroup!();
+    await s.createContribution(body);
+    group.rollback();
     expect((await s.listContributions()).data).toHaveLength(0);
     expect(outboxRows(s)).toHaveLength(0);
     await s.createContribution(body);

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LocalEngine } from "../../src/engine/local-engine.js";
 import { createWebhookDispatcher, retryDelayMs } from "../../src/engine/webhooks/index.js";
-import { tempDb } from "./support.js";
+import { tempDb, rawOf } from "./support.js";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 
@@ -36,7 +36,7 @@ describe("delivery schedule (fake clock, fake endpoint)", () => {
     return new Response(null, { status: answer });
   };
   const row = () =>
-    s.ctx.store.raw.prepare("SELECT status, attempts, next_attempt_at AS nextAttemptAt, last_status_code AS code FROM webhook_deliveries").get() as {
+    rawOf(s).prepare("SELECT status, attempts, next_attempt_at AS nextAttemptAt, last_status_code AS code FROM webhook_deliveries").get() as {
       status: string;
       attempts: number;
       nextAttemptAt: number | null;
@@ -53,7 +53,7 @@ describe("delivery schedule (fake clock, fake endpoint)", () => {
     const c = await s.createContext({});
     // Rows are stamped with the real clock; pin them to the fake one.
     await s.setContextStatus(c.contextId, "completed");
-    s.ctx.store.raw.prepare("UPDATE webhook_deliveries SET next_attempt_at = ?").run(T0);
+    rawOf(s).prepare("UPDATE webhook_deliveries SET next_attempt_at = ?").run(T0);
   });
   afterEach(() => db.cleanup());
 
@@ -132,7 +132,7 @@ describe("delivery schedule (fake clock, fake endpoint)", () => {
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
-      s.ctx.store.raw.prepare("UPDATE webhooks SET url = ?").run(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      rawOf(s).prepare("UPDATE webhooks SET url = ?").run(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
       const d = createWebhookDispatcher(s.ctx.store, { now: () => clock, timeoutMs: 100 });
       expect(await d.tick()).toMatchObject({ retrying: 1 });
       const api = (await s.listWebhookDeliveries((await s.listWebhooks()).data[0].webhookId)).data[0];

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LocalEngine } from "../../src/engine/local-engine.js";
-import { tempDb } from "./support.js";
+import { tempDb, rawOf } from "./support.js";
 
 async function failure(p: Promise<unknown>): Promise<{ status: number; code: string; errors?: { path: string }[] }> {
   try {
@@ -80,7 +80,7 @@ describe("webhook subscriptions", () => {
     }
     expect((await s.listWebhooks()).data).toHaveLength(0);
     // kept for audit
-    expect(s.ctx.store.raw.prepare("SELECT deleted_at FROM webhooks WHERE id = ?").pluck().get(w.webhookId)).not.toBeNull();
+    expect(rawOf(s).prepare("SELECT deleted_at FROM webhooks WHERE id = ?").pluck().get(w.webhookId)).not.toBeNull();
   });
 
   it("never shows a webhook of another workspace", async () => {
@@ -125,7 +125,7 @@ describe("webhook subscriptions", () => {
     const c = await s.createContext({});
     await s.setContextStatus(c.contextId, "completed");
     await s.deleteWebhook(w.webhookId);
-    const row = s.ctx.store.raw.prepare("SELECT status, last_error AS lastError FROM webhook_deliveries").get();
+    const row = rawOf(s).prepare("SELECT status, last_error AS lastError FROM webhook_deliveries").get();
     expect(row).toEqual({ status: "failed", lastError: "webhook deleted" });
   });
 });

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { isPostgresUrl } from "../../engine/store/location.js";
 import { DdsError } from "../../contract/errors.js";
 import type { DdsService } from "../../contract/service.js";
 import type { Output } from "../output.js";
@@ -37,7 +38,8 @@ export function missingDatabase(db: string): DdsError {
  * in memory instead, so it still creates no file.
  */
 function targetToOpen(def: CommandDefinition, readOnly: boolean, target: Target): Target {
-  if (target.mode !== "local" || target.db === ":memory:" || existsSync(target.db)) return target;
+  // A PostgreSQL database exists on its server (its operator made it); reads of it are reads.
+  if (target.mode !== "local" || target.db === ":memory:" || isPostgresUrl(target.db) || existsSync(target.db)) return target;
   if (def.writes && !readOnly) return target;
   if (def.writes) return { ...target, db: ":memory:" };
   throw missingDatabase(target.db);

@@ -7,6 +7,7 @@ import type { CliIO } from "./io.js";
 /** The global options every command accepts (declared in core/program.ts). */
 export interface GlobalFlags {
   local?: string | boolean;
+  database?: string;
   remote?: string;
   token?: string;
   profile?: string;

@@ -23,6 +23,7 @@ export const NOUNS: Record<string, string> = {
 /** The global options, declared once for the parser, help and completion. */
 export const GLOBAL_OPTIONS: [flags: string, description: string][] = [
   ["--local [db]", "use the embedded SQLite database (default ./.dds/dds.db)"],
+  ["--database <url>", "run in-process on this database: a SQLite path or a postgres:// URL (also DDS_DATABASE_URL)"],
   ["--remote <url>", "use a remote service at this base URL (e.g. http://127.0.0.1:8080/v1)"],
   ["--token <token>", "API token for --remote"],
   ["--profile <name>", "use a saved profile (see ddsctl profiles)"],

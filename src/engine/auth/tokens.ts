@@ -2,7 +2,7 @@ import { errors } from "../../contract/errors.js";
 import type { Scope } from "../../contract/routes.js";
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
-import { ensureWorkspace, type Store } from "../store/db.js";
+import { ensureWorkspace, type Store } from "../store/store.js";
 import { StampedCache } from "../store/stamped-cache.js";
 import { createTokenRepo, type TokenRow } from "../store/token-repo.js";
 import { parseScope } from "./scopes.js";
@@ -54,7 +54,7 @@ const info = (r: TokenRow): TokenInfo => ({
 });
 
 /** Issues a token for a workspace (created if new); stores only the token's SHA-256. */
-export function issueToken(store: Store, options: IssueTokenOptions): IssuedToken {
+export async function issueToken(store: Store, options: IssueTokenOptions): Promise<IssuedToken> {
   if (!WORKSPACE.test(options.workspace)) {
     throw errors.usage(`workspace "${options.workspace}" must be 1-64 letters, digits, '_', '.' or '-'`);
   }
@@ -62,23 +62,23 @@ export function issueToken(store: Store, options: IssueTokenOptions): IssuedToke
   const scopes = [...new Set(options.scopes.map(parseScope))];
   const token = generateToken();
   const tokenId = newId();
-  store.tx(() => {
-    ensureWorkspace(store, options.workspace);
-    createTokenRepo(store).insert({ id: tokenId, workspace: options.workspace, name: options.name ?? null, scopes, createdAt: nowIso() }, hashToken(token));
+  await store.sql.tx(async (tx) => {
+    await ensureWorkspace(tx, options.workspace);
+    await createTokenRepo(tx).insert({ id: tokenId, workspace: options.workspace, name: options.name ?? null, scopes, createdAt: nowIso() }, hashToken(token));
   });
   return { tokenId, token, workspace: options.workspace, scopes };
 }
 
 /** Lists tokens (optionally of one workspace), without secrets. */
-export function listTokens(store: Store, workspace?: string): TokenInfo[] {
-  return createTokenRepo(store).list(workspace).map(info);
+export async function listTokens(store: Store, workspace?: string): Promise<TokenInfo[]> {
+  return (await createTokenRepo(store.sql).list(workspace)).map(info);
 }
 
 /** Revokes a token at once (every later request with it is 401); 404 when unknown. */
-export function revokeToken(store: Store, tokenId: string): TokenInfo {
-  const repo = createTokenRepo(store);
-  if (!repo.revoke(tokenId.toLowerCase(), nowIso())) throw errors.notFound("token", tokenId);
-  return info(repo.get(tokenId.toLowerCase())!);
+export async function revokeToken(store: Store, tokenId: string): Promise<TokenInfo> {
+  const repo = createTokenRepo(store.sql);
+  if (!(await repo.revoke(tokenId.toLowerCase(), nowIso()))) throw errors.notFound("token", tokenId);
+  return info((await repo.get(tokenId.toLowerCase()))!);
 }
 
 /** How often a token's `lastUsedAt` is written at most: a write per request would contend. */
@@ -89,38 +89,53 @@ const MAX_CACHED = 10_000;
 
 /**
  * Checks bearer tokens against the store. Verdicts are remembered only while the database
- * is unchanged (Store.changeStamp: nothing written through this connection, nothing
- * committed by another), so a revocation, even by `ddsctl tokens revoke` in another
- * process, takes effect on the next request. They are remembered by the token as
- * presented: a repeated request then skips the SHA-256, which was the largest cost of
- * answering a small cached read. That memory is the process's own, bounded, and dropped at
- * every change; the database holds hashes only and nothing logs a token.
+ * is unchanged (Store.changeStamp: nothing written through this process, nothing committed
+ * by another process or, on PostgreSQL, another node), so a revocation, even by `ddsctl
+ * tokens revoke` elsewhere, takes effect on the next request after it is noticed. They
+ * are remembered by the token as presented: a repeated request then skips the SHA-256,
+ * which was the largest cost of answering a small cached read. That memory is the
+ * process's own, bounded, and dropped at every change; the database holds hashes only and
+ * nothing logs a token.
  */
-export function createAuthenticator(store: Store) {
-  const repo = createTokenRepo(store);
+export function createAuthenticator(store: Store, options: { onError?: (err: unknown) => void } = {}) {
+  const repo = createTokenRepo(store.sql);
   const touched = new Map<string, number>();
   const cache = new StampedCache<Principal | null>(MAX_CACHED);
+  const admit = (principal: Principal | null): Principal | undefined => {
+    if (!principal) return undefined;
+    const t = Date.now();
+    if (t - (touched.get(principal.tokenId) ?? 0) > TOUCH_EVERY_MS) {
+      touched.set(principal.tokenId, t);
+      // Bookkeeping only: a failed write must not fail the request it rides on.
+      repo.touch(principal.tokenId, new Date(t).toISOString()).catch((err: unknown) => options.onError?.(err));
+    }
+    return { ...principal, scopes: [...principal.scopes] };
+  };
   return {
+    /**
+     * The remembered verdict of a token under `stamp`: a principal, null for a refused
+     * token, undefined when not remembered (then call `authenticate`). Synchronous, for
+     * the read lane's hot path.
+     */
+    cached(token: string, stamp: string): Principal | null | undefined {
+      if (!looksLikeToken(token)) return null;
+      const principal = cache.get(stamp, token);
+      return principal === undefined ? undefined : (admit(principal) ?? null);
+    },
     /**
      * The principal of a valid, unrevoked token, or undefined. `stamp` is the store's
      * change stamp when the caller has just read it.
      */
-    authenticate(token: string, stamp?: string): Principal | undefined {
+    async authenticate(token: string, stamp?: string): Promise<Principal | undefined> {
       if (!looksLikeToken(token)) return undefined;
       const now = stamp ?? store.changeStamp();
       let principal = cache.get(now, token);
       if (principal === undefined) {
-        const row = repo.findByHash(hashToken(token));
+        const row = await repo.findByHash(hashToken(token));
         principal = row && !row.revokedAt ? { tokenId: row.id, workspace: row.workspace, scopes: row.scopes } : null;
         cache.set(now, token, principal);
       }
-      if (!principal) return undefined;
-      const t = Date.now();
-      if (t - (touched.get(principal.tokenId) ?? 0) > TOUCH_EVERY_MS) {
-        touched.set(principal.tokenId, t);
-        repo.touch(principal.tokenId, new Date(t).toISOString());
-      }
-      return { ...principal, scopes: [...principal.scopes] };
+      return admit(principal);
     },
   };
 }

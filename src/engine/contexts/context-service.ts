@@ -4,14 +4,17 @@ import { parseBody } from "../../contract/parse.js";
 import { ContextCreate, ContextPatch, type Context, type Page } from "../../contract/schemas/index.js";
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
-import type { EngineContext } from "../engine-context.js";
+import type { EngineContext, Scope } from "../engine-context.js";
 import type { ContextRow } from "../store/context-repo.js";
 import { assertTransition, parseTargetStatus } from "../transitions.js";
 import { toApiContext, toSummary } from "./context-view.js";
 
-/** Loads a live context of the workspace or throws 404. */
-export function requireContext(ctx: EngineContext, contextId: string): ContextRow {
-  const row = ctx.contexts.get(String(contextId));
+/**
+ * Loads a live context of the workspace or throws 404. `lock` holds its row until the
+ * transaction ends: writers of one context take turns (on PostgreSQL, across nodes).
+ */
+export async function requireContext(s: Scope, contextId: string, lock = false): Promise<ContextRow> {
+  const row = await s.contexts.get(String(contextId), { lock });
   if (!row) throw errors.notFound("context", contextId);
   return row;
 }
@@ -35,17 +38,18 @@ export function createContextService(ctx: EngineContext) {
         resolvedVersion: 0,
         claimedBy: null,
         leaseExpiresAt: null,
+        claimToken: 0,
         createdAt: now,
         updatedAt: now,
         resolvedAt: null,
         deletedAt: null,
       };
-      ctx.contexts.insert(row);
+      await ctx.tx((s) => s.contexts.insert(row));
       return toApiContext(row);
     },
 
     async listContexts(query?: ListQuery): Promise<Page<Context>> {
-      const page = ctx.contexts.list(query ?? {});
+      const page = await ctx.contexts.list(query ?? {});
       return { data: page.rows.map(toApiContext), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
     },
 
@@ -53,9 +57,9 @@ export function createContextService(ctx: EngineContext) {
       for (const inc of options?.include ?? []) {
         if (inc !== "summary") throw errors.invalid(`unknown include "${inc}"; contexts support include=summary`);
       }
-      const row = requireContext(ctx, contextId);
+      const row = await requireContext(ctx, contextId);
       const context = toApiContext(row);
-      if (options?.include?.includes("summary")) context.summary = toSummary(row, ctx.contexts.counts(row.id));
+      if (options?.include?.includes("summary")) context.summary = toSummary(row, await ctx.contexts.counts(row.id));
       return context;
     },
 
@@ -64,8 +68,8 @@ export function createContextService(ctx: EngineContext) {
         throw errors.invalid("status and freshness are not changed by PATCH; use PUT /contexts/{contextId}/status/{targetStatus}");
       }
       const patch = parseBody(ContextPatch, body);
-      return ctx.store.tx(() => {
-        const row = requireContext(ctx, contextId);
+      return ctx.tx(async (s) => {
+        const row = await requireContext(s, contextId, true);
         const next: ContextRow = {
           ...row,
           name: patch.name === undefined ? row.name : patch.name,
@@ -73,31 +77,31 @@ export function createContextService(ctx: EngineContext) {
           metadata: patch.metadata === undefined ? row.metadata : (patch.metadata ?? {}),
           updatedAt: nowIso(),
         };
-        ctx.contexts.update(row.id, { name: next.name, type: next.type, metadata: next.metadata, updatedAt: next.updatedAt });
-        if (next.type !== row.type) ctx.onContextTypeChange(row.id);
+        await s.contexts.update(row.id, { name: next.name, type: next.type, metadata: next.metadata, updatedAt: next.updatedAt });
+        if (next.type !== row.type) await s.hooks.onContextTypeChange(s, row.id);
         return toApiContext(next);
       });
     },
 
     async setContextStatus(contextId: string, target: string): Promise<Context> {
       const to = parseTargetStatus("context", target);
-      return ctx.store.tx(() => {
-        const row = requireContext(ctx, contextId);
+      return ctx.tx(async (s) => {
+        const row = await requireContext(s, contextId, true);
         assertTransition("context", row.status, to);
         const next = { ...row, status: to as ContextRow["status"], updatedAt: nowIso() };
-        ctx.contexts.update(row.id, { status: next.status, updatedAt: next.updatedAt });
-        ctx.onContextStatusChange(next, row.status);
+        await s.contexts.update(row.id, { status: next.status, updatedAt: next.updatedAt });
+        await s.hooks.onContextStatusChange(s, next, row.status);
         return toApiContext(next);
       });
     },
 
     async deleteContext(contextId: string): Promise<void> {
-      ctx.store.tx(() => {
-        const row = requireContext(ctx, contextId);
+      await ctx.tx(async (s) => {
+        const row = await requireContext(s, contextId, true);
         if (row.status !== "archived") {
           throw errors.conflict("context_not_archived", `context ${row.id} is ${row.status}; archive it before deleting`);
         }
-        ctx.contexts.update(row.id, { deletedAt: nowIso() });
+        await s.contexts.update(row.id, { deletedAt: nowIso() });
       });
     },
   };

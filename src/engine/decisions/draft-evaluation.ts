@@ -8,9 +8,7 @@ import { runPass } from "../pipeline/stages/index.js";
 import { ExpressionCache } from "../pipeline/stages/expression-cache.js";
 import type { PassInput } from "../pipeline/types.js";
 import { compileExpression, isTruthy, type VarResolver } from "../rules/index.js";
-import type { PipelineRepo } from "../store/pipeline-repo.js";
-import type { RuleRepo } from "../store/rule-repo.js";
-import { assertCompilable } from "./rule-service.js";
+import { assertCompilable, requireRule } from "./rule-service.js";
 
 // Drafts change with every keystroke of a rule author: keep their compilations apart
 // from the pipeline's cache of saved rules.
@@ -39,7 +37,7 @@ function asOfInput(input: PassInput, asOf: string): PassInput {
 }
 
 /** Dry-run evaluation of a draft or saved rule; nothing is written. */
-export function createDraftEvaluation(ctx: EngineContext, rules: RuleRepo, pipeline: PipelineRepo) {
+export function createDraftEvaluation(ctx: EngineContext) {
   return {
     async evaluateRule(body: RuleEvaluationRequest): Promise<RuleEvaluationResult> {
       const { ruleId, contextId, data, asOf } = parseBody(RuleEvaluationRequestSchema, body);
@@ -50,8 +48,7 @@ export function createDraftEvaluation(ctx: EngineContext, rules: RuleRepo, pipel
       }
       let expression = body.expression;
       if (ruleId !== undefined) {
-        const rule = rules.get(String(ruleId));
-        if (!rule) throw errors.notFound("rule", ruleId);
+        const rule = await requireRule(ctx, String(ruleId));
         expression = JSON.parse(rule.expression) as unknown;
       } else {
         assertCompilable(expression);
@@ -62,8 +59,10 @@ export function createDraftEvaluation(ctx: EngineContext, rules: RuleRepo, pipel
         const trace = { expression, inputs: run.inputs, result: run.result ?? null, steps: run.steps!, ...(run.error ? { error: run.error } : {}) };
         return { contextId: null, asOf: null, outcome: !run.error && isTruthy(run.result), evaluationTrace: trace };
       }
-      const context = requireContext(ctx, String(contextId));
-      let input = pipeline.loadContextInput(context.id)!;
+      const context = await requireContext(ctx, String(contextId));
+      const loaded = await ctx.pipeline.loadContextInput(context.id);
+      if (!loaded) throw errors.notFound("context", String(contextId));
+      let input = loaded;
       const when = asOf === undefined ? null : new Date(asOf).toISOString();
       if (when) input = asOfInput(input, when);
       const draft = { id: "draft", name: "draft", version: 1, expression };

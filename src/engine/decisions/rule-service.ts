@@ -4,9 +4,9 @@ import { parseBody } from "../../contract/parse.js";
 import { RuleCreate, RulePatch, type Page, type Rule } from "../../contract/schemas/index.js";
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
-import type { EngineContext } from "../engine-context.js";
+import type { EngineContext, Scope } from "../engine-context.js";
 import { validateRuleExpression } from "../rules/index.js";
-import type { RuleRepo, RuleRow } from "../store/rule-repo.js";
+import type { RuleRow } from "../store/rule-repo.js";
 import { assertTransition, parseTargetStatus } from "../transitions.js";
 import { toApiRule } from "./rule-view.js";
 
@@ -16,19 +16,21 @@ export function assertCompilable(expression: unknown, path = "expression"): void
   if (problems.length > 0) throw errors.compile(`expression does not compile: ${problems[0].message}`, problems);
 }
 
+/** Loads a live rule of the workspace or throws 404; `lock` holds its row for a change. */
+export async function requireRule(s: Scope, ruleId: string, lock = false): Promise<RuleRow> {
+  const row = await s.rules.get(String(ruleId), { lock });
+  if (!row) throw errors.notFound("rule", ruleId);
+  return row;
+}
+
 /** Rule operations of the service. Every change marks the workspace's contexts stale. */
-export function createRuleService(ctx: EngineContext, rules: RuleRepo, rulesChanged: () => void) {
-  const requireRule = (ruleId: string): RuleRow => {
-    const row = rules.get(String(ruleId));
-    if (!row) throw errors.notFound("rule", ruleId);
-    return row;
-  };
+export function createRuleService(ctx: EngineContext, rulesChanged: (s: Scope) => Promise<void>) {
   return {
     async createRule(body: unknown): Promise<Rule> {
       const input = parseBody(RuleCreate, body);
       assertCompilable(input.expression);
-      return ctx.store.tx(() => {
-        if (rules.getByName(input.name)) throw errors.nameTaken("rule", input.name);
+      return ctx.tx(async (s) => {
+        if (await s.rules.getByName(input.name)) throw errors.nameTaken("rule", input.name);
         const now = nowIso();
         const row: RuleRow = {
           id: newId(),
@@ -45,17 +47,17 @@ export function createRuleService(ctx: EngineContext, rules: RuleRepo, rulesChan
           updatedAt: now,
           deletedAt: null,
         };
-        rules.insert(row);
-        if (row.status === "active") rulesChanged();
+        await s.rules.insert(row);
+        if (row.status === "active") await rulesChanged(s);
         return toApiRule(row);
       });
     },
     async listRules(query?: ListQuery): Promise<Page<Rule>> {
-      const page = rules.list(query ?? {});
+      const page = await ctx.rules.list(query ?? {});
       return { data: page.rows.map(toApiRule), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
     },
     async getRule(ruleId: string): Promise<Rule> {
-      return toApiRule(requireRule(ruleId));
+      return toApiRule(await requireRule(ctx, ruleId));
     },
     async updateRule(ruleId: string, body: unknown): Promise<Rule> {
       if (body && typeof body === "object" && ("status" in body || "version" in body)) {
@@ -63,9 +65,9 @@ export function createRuleService(ctx: EngineContext, rules: RuleRepo, rulesChan
       }
       const patch = parseBody(RulePatch, body);
       if (patch.expression !== undefined) assertCompilable(patch.expression);
-      return ctx.store.tx(() => {
-        const row = requireRule(ruleId);
-        if (patch.name !== undefined && patch.name !== row.name && rules.getByName(patch.name)) throw errors.nameTaken("rule", patch.name);
+      return ctx.tx(async (s) => {
+        const row = await requireRule(s, ruleId, true);
+        if (patch.name !== undefined && patch.name !== row.name && (await s.rules.getByName(patch.name))) throw errors.nameTaken("rule", patch.name);
         const expression = patch.expression === undefined ? row.expression : JSON.stringify(patch.expression);
         const next: RuleRow = {
           ...row,
@@ -79,27 +81,27 @@ export function createRuleService(ctx: EngineContext, rules: RuleRepo, rulesChan
           updatedAt: nowIso(),
         };
         const { id: _id, workspace: _w, createdAt: _c, ...set } = next;
-        rules.update(row.id, set);
-        if (next.status === "active") rulesChanged();
+        await s.rules.update(row.id, set);
+        if (next.status === "active") await rulesChanged(s);
         return toApiRule(next);
       });
     },
     async setRuleStatus(ruleId: string, target: string): Promise<Rule> {
       const to = parseTargetStatus("rule", target);
-      return ctx.store.tx(() => {
-        const row = requireRule(ruleId);
+      return ctx.tx(async (s) => {
+        const row = await requireRule(s, ruleId, true);
         assertTransition("rule", row.status, to);
         const next = { ...row, status: to as RuleRow["status"], updatedAt: nowIso() };
-        rules.update(row.id, { status: next.status, updatedAt: next.updatedAt });
-        rulesChanged();
+        await s.rules.update(row.id, { status: next.status, updatedAt: next.updatedAt });
+        await rulesChanged(s);
         return toApiRule(next);
       });
     },
     async deleteRule(ruleId: string): Promise<void> {
-      ctx.store.tx(() => {
-        const row = requireRule(ruleId);
-        rules.update(row.id, { deletedAt: nowIso() });
-        if (row.status === "active") rulesChanged();
+      await ctx.tx(async (s) => {
+        const row = await requireRule(s, ruleId, true);
+        await s.rules.update(row.id, { deletedAt: nowIso() });
+        if (row.status === "active") await rulesChanged(s);
       });
     },
   };

@@ -19,34 +19,36 @@ export function bulkItems(body: unknown): unknown[] {
   return items;
 }
 
+/** The bulk answer from each item's result (`undefined` = no body) or error. */
+export function bulkResponse(outcomes: readonly unknown[], status: number): BulkResponse {
+  const items: BulkResponse["items"] = outcomes.map((o, index) => {
+    if (o instanceof DdsError) return { index, status: o.status, error: o.toProblem() };
+    return o === undefined ? { index, status } : { index, status, data: o };
+  });
+  const failed = items.filter((r) => r.error).length;
+  return { items, summary: { total: outcomes.length, succeeded: outcomes.length - failed, failed } };
+}
+
 /**
- * Processes items independently inside one transaction: each item runs in its own
- * savepoint, so a failing item leaves nothing behind while the others commit together.
- * `status` is the HTTP status the item would have had alone.
+ * Processes items independently inside the caller's transaction: each item runs in its
+ * own savepoint (`tx` of the scope handed in), so a failing item leaves nothing behind
+ * while the others commit together. `status` is the HTTP status the item would have had
+ * alone. An error that is not a DdsError (a bug, a lost database) fails the whole batch.
  */
-export function runBulk(
-  tx: <T>(fn: () => T) => T,
-  savepoint: <T>(fn: () => T) => T,
+export async function runBulk<S extends { tx<T>(fn: (s: S) => Promise<T>): Promise<T> }>(
+  s: S,
   items: unknown[],
   status: number,
-  handle: (item: unknown, index: number) => unknown,
-  /** Runs after the last item, inside the transaction (writes what the items planned). */
-  finish?: () => void,
-): BulkResponse {
-  const results: BulkResponse["items"] = [];
-  tx(() => {
-    items.forEach((item, index) => {
-      try {
-        const data = savepoint(() => handle(item, index));
-        results.push(data === undefined ? { index, status } : { index, status, data });
-      } catch (err) {
-        const e = err instanceof DdsError ? err : new DdsError("internal_error", "item failed unexpectedly");
-        if (!(err instanceof DdsError)) throw err;
-        results.push({ index, status: e.status, error: e.toProblem() });
-      }
-    });
-    finish?.();
-  });
-  const failed = results.filter((r) => r.error).length;
-  return { items: results, summary: { total: items.length, succeeded: items.length - failed, failed } };
+  handle: (s: S, item: unknown, index: number) => Promise<unknown>,
+): Promise<BulkResponse> {
+  const outcomes: unknown[] = [];
+  for (let index = 0; index < items.length; index++) {
+    try {
+      outcomes.push(await s.tx((inner) => handle(inner, items[index], index)));
+    } catch (err) {
+      if (!(err instanceof DdsError)) throw err;
+      outcomes.push(err);
+    }
+  }
+  return bulkResponse(outcomes, status);
 }

@@ -1,13 +1,13 @@
-import { errors } from "../../contract/errors.js";
+import { DdsError, errors } from "../../contract/errors.js";
 import { ContributionCreate, isWellFormedContribution, type Contribution, type SourceType } from "../../contract/schemas/index.js";
 import { assertJsonValue } from "../../contract/json-limits.js";
 import { parseBody } from "../../contract/parse.js";
 import { newId } from "../../util/ids.js";
 import { isDateTime } from "../models/field-definition.js";
-import { requireContext } from "../contexts/context-service.js";
-import type { EngineContext } from "../engine-context.js";
+import type { Scope } from "../engine-context.js";
 import type { StoredModel } from "../models/model-types.js";
-import type { ContributionInsert, EvidenceRepo, RecordInsert } from "../store/evidence-repo.js";
+import type { ContextRow } from "../store/context-repo.js";
+import { identityMapKey, sourceMapKey, type ContributionInsert, type EvidenceLookups, type IdentityKey, type RecordInsert, type RecordRow, type SourceKey } from "../store/evidence-repo.js";
 import { checkEvidence, identityKeyOf, missingIdentity } from "./evidence-data.js";
 import { apiContribution } from "./contribution-view.js";
 import type { ModelCache } from "./model-cache.js";
@@ -16,15 +16,14 @@ import type { ReplayRepo } from "../store/replay-repo.js";
 /** sha256 of the canonical JSON of `{}`: the data of a record not resolved yet. */
 export const EMPTY_SHA256 = "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a";
 
-/** What ingest needs beyond the engine context. */
+/** What ingest needs beyond a scope: engine-wide caches and the store's lookups. */
 export interface IngestDeps {
-  ctx: EngineContext;
-  evidence: EvidenceRepo;
   models: ModelCache;
   /** Exactly-once keyed calls (one per engine: codecs registered here serve every door). */
   replay: ReplayRepo;
-  /** Marks a context stale (evidence arrived), inside the caller's transaction. */
-  markStale(contextId: string): void;
+  lookups: EvidenceLookups;
+  /** Marks contexts stale (evidence arrived), inside the caller's transaction. */
+  markStale(s: Scope, contextIds: Iterable<string>): Promise<void>;
 }
 
 /** Checks that evidence may be written into this model and context (the 409s of docs/resources.md). */
@@ -44,31 +43,55 @@ interface Head {
   pending?: ContributionInsert;
 }
 
+/** An item that passed every check, waiting to be bound to its record. */
+interface Checked {
+  input: ContributionCreate;
+  model: StoredModel;
+  context: ContextRow;
+  data: Record<string, unknown>;
+  confidences: Record<string, number>;
+  confidencesByName: Record<string, number>;
+  /** The explicit record, or undefined when bound by identity. */
+  recordId: string | undefined;
+  key: string | undefined;
+}
+
 /** Writes the contributions of one transaction; see {@link createIngestWriter}. */
 export interface IngestWriter {
   /**
-   * Validates one contribution and binds it (by recordId, identity values, or the
-   * singleton rule), planning the record to create and the earlier contribution of the
-   * same source to supersede. Throws a DdsError for an invalid item and then changes
-   * nothing, so a bulk item needs no savepoint. Returns the contribution as the API
-   * shows it on creation.
+   * Validates contributions and binds them (by recordId, identity values, or the singleton
+   * rule), planning the records to create and the earlier contributions of the same
+   * sources to supersede. Each item gets its contribution as the API shows it on creation,
+   * or the DdsError that makes it invalid (an invalid item changes nothing, so a bulk item
+   * needs no savepoint). The lookups are made for all items at once: a few queries per
+   * call, not a few per item.
    */
-  add(body: unknown, sourceTypeOverride?: SourceType): Contribution;
+  addAll(bodies: readonly unknown[], sourceTypeOverride?: SourceType): Promise<(Contribution | DdsError)[]>;
   /** Writes everything added so far (records, supersessions, contributions, staleness). */
-  flush(): void;
+  flush(): Promise<void>;
 }
+
+const caught = <T>(fn: () => T): T | DdsError => {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof DdsError) return err;
+    throw err;
+  }
+};
 
 /**
  * A writer for one transaction (a bulk request, or one contribution). Items are checked
  * one by one but written together at `flush`: one multi-row INSERT per hundred rows, and
  * superseding resolved in memory, with one lookup per record and source that existed
- * before the transaction (a record created in it has no earlier evidence). Within the
- * write lock nothing else can change the rows this writer remembers.
+ * before the transaction (a record created in it has no earlier evidence). The contexts
+ * written to are locked first (on PostgreSQL; SQLite's write transaction holds the file),
+ * so nothing else changes the rows this writer remembers until it commits.
  */
-export function createIngestWriter(deps: IngestDeps): IngestWriter {
-  const { ctx, evidence } = deps;
+export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   const models = new Map<string, StoredModel | undefined>();
-  const contexts = new Map<string, { id: string; status: string }>();
+  const contexts = new Map<string, ContextRow>();
+  const records = new Map<string, RecordRow | undefined>();
   const recordsByKey = new Map<string, string>();
   /** Records this writer creates, until flush writes them (in creation order). */
   const created = new Map<string, RecordInsert>();
@@ -78,102 +101,131 @@ export function createIngestWriter(deps: IngestDeps): IngestWriter {
   const touched = new Set<string>();
   let now: string | undefined;
 
-  const modelOf = (modelId: string): StoredModel | undefined => {
-    let model = models.get(modelId);
-    if (model === undefined && !models.has(modelId)) {
-      model = deps.models.get(modelId);
-      models.set(modelId, model);
-    }
-    return model;
+  /** Loads what the items name and this writer does not know yet: models, contexts, explicit records. */
+  const prefetch = async (inputs: ContributionCreate[]) => {
+    const modelIds = [...new Set(inputs.map((i) => i.modelId.toLowerCase()))].filter((id) => !models.has(id));
+    for (const [id, model] of await deps.models.getMany(s, modelIds)) models.set(id, model);
+    const contextIds = [...new Set(inputs.map((i) => i.contextId.toLowerCase()))].filter((id) => !contexts.has(id));
+    for (const row of await s.contexts.getMany(contextIds, { lock: true })) contexts.set(row.id, row);
+    const recordIds = [...new Set(inputs.flatMap((i) => (i.recordId ? [i.recordId.toLowerCase()] : [])))].filter((id) => !records.has(id) && !created.has(id));
+    const found = new Map((await s.evidence.getRecords(recordIds)).map((r) => [r.id, r]));
+    for (const id of recordIds) records.set(id, found.get(id));
   };
-  const contextOf = (contextId: string): { id: string; status: string } => {
-    let context = contexts.get(contextId);
-    if (!context) {
-      context = requireContext(ctx, contextId);
-      contexts.set(contextId, context);
+
+  /** Every check of one item (SPEC §2 and §3): throws a DdsError when it is invalid. */
+  const check = (input: ContributionCreate): Checked => {
+    const model = models.get(input.modelId.toLowerCase());
+    if (!model) throw errors.notFound("model", input.modelId);
+    const context = contexts.get(input.contextId.toLowerCase());
+    if (!context) throw errors.notFound("context", input.contextId);
+    assertWritable(model, context);
+    const checked = checkEvidence(model, input.data, input.fieldConfidences);
+    if (input.observedAt !== undefined && !isDateTime(input.observedAt)) {
+      checked.problems.push({ path: "observedAt", message: "must be an ISO 8601 datetime with a time zone" });
     }
-    return context;
+    const recordId = input.recordId?.toLowerCase();
+    const key = identityKeyOf(model, checked.data);
+    if (recordId) {
+      const record = created.get(recordId) ?? records.get(recordId);
+      if (!record) throw errors.notFound("record", recordId);
+      if (record.contextId !== context.id || record.modelId !== model.id) {
+        checked.problems.push({ path: "recordId", message: "the record belongs to another context or model" });
+      } else if (key !== undefined && model.identity.length > 0 && record.identityKey !== key) {
+        checked.problems.push({ path: "data", message: "identity values differ from the bound record's identity" });
+      }
+    } else if (key === undefined) {
+      checked.problems.push({ path: "data", message: `missing identity: ${missingIdentity(model, checked.data).join(", ")} (or give recordId)` });
+    }
+    if (checked.problems.length > 0) {
+      throw errors.validation(`contribution is invalid: ${checked.problems[0].path}: ${checked.problems[0].message}`, checked.problems);
+    }
+    return { input, model, context, data: checked.data, confidences: checked.confidences, confidencesByName: checked.confidencesByName, recordId, key };
   };
-  /** The record an explicit recordId names: one written before, or one created by this writer. */
-  const recordById = (recordId: string): { contextId: string; modelId: string; identityKey: string | null } | undefined =>
-    created.get(recordId) ?? evidence.getRecord(recordId);
+
+  /** Binds a checked item to its record and plans its row (nothing here throws a DdsError). */
+  const bind = (c: Checked, found: Map<string, string>, stored: Map<string, string>, sourceTypeOverride?: SourceType): Contribution => {
+    // One request is received at one moment: its items share receivedAt (ties fall to the id).
+    now ??= new Date().toISOString();
+    let recordId = c.recordId;
+    if (!recordId) {
+      const identity: IdentityKey = { contextId: c.context.id, modelId: c.model.id, identityKey: c.key! };
+      const recordKey = identityMapKey(identity);
+      recordId = recordsByKey.get(recordKey) ?? found.get(recordKey);
+      if (!recordId) {
+        recordId = newId();
+        created.set(recordId, { id: recordId, ...identity, sha256: EMPTY_SHA256, now, createdBy: s.actor });
+      }
+      recordsByKey.set(recordKey, recordId);
+    }
+    const headKey = sourceMapKey({ recordId, sourceId: c.input.sourceId });
+    let previous = heads.get(headKey);
+    if (previous === undefined && !created.has(recordId)) {
+      const id = stored.get(headKey);
+      if (id !== undefined) previous = { id };
+    }
+    if (previous?.pending) previous.pending.status = "superseded";
+    else if (previous) supersededIds.push(previous.id);
+    const row: ContributionInsert = {
+      id: newId(),
+      contextId: c.context.id,
+      modelId: c.model.id,
+      recordId,
+      sourceId: c.input.sourceId,
+      sourceType: sourceTypeOverride ?? c.input.sourceType,
+      data: JSON.stringify(c.data),
+      fieldConfidences: JSON.stringify(c.confidences),
+      status: "accepted",
+      supersedes: previous?.id ?? null,
+      observedAt: c.input.observedAt ?? null,
+      receivedAt: now,
+      createdBy: s.actor,
+    };
+    rows.push(row);
+    heads.set(headKey, { id: row.id, pending: row });
+    touched.add(c.context.id);
+    // The API shape straight from the checked input: its names are the model's current ones.
+    return apiContribution(row, c.input.data, c.confidencesByName);
+  };
 
   return {
-    add(body, sourceTypeOverride) {
-      // The fast shape check below skips parseBody, so the JSON limits are checked here.
-      assertJsonValue(body, "contribution");
-      const input = isWellFormedContribution(body) ? body : parseBody(ContributionCreate, body, "contribution");
-      const model = modelOf(input.modelId);
-      if (!model) throw errors.notFound("model", input.modelId);
-      const context = contextOf(input.contextId);
-      assertWritable(model, context);
-      const checked = checkEvidence(model, input.data, input.fieldConfidences);
-      if (input.observedAt !== undefined && !isDateTime(input.observedAt)) {
-        checked.problems.push({ path: "observedAt", message: "must be an ISO 8601 datetime with a time zone" });
+    async addAll(bodies, sourceTypeOverride) {
+      const parsed = bodies.map((body) =>
+        caught(() => {
+          // The fast shape check below skips parseBody, so the JSON limits are checked here.
+          assertJsonValue(body, "contribution");
+          return isWellFormedContribution(body) ? body : parseBody(ContributionCreate, body, "contribution");
+        }),
+      );
+      await prefetch(parsed.filter((p): p is ContributionCreate => !(p instanceof DdsError)));
+      const checked = parsed.map((p) => (p instanceof DdsError ? p : caught(() => check(p))));
+      const valid = checked.filter((c): c is Checked => !(c instanceof DdsError));
+      // Records by identity, then the sources' current contributions to records that
+      // existed before: two lookups for the whole call.
+      const identities = new Map<string, IdentityKey>();
+      for (const c of valid) {
+        if (c.recordId) continue;
+        const k = { contextId: c.context.id, modelId: c.model.id, identityKey: c.key! };
+        const mk = identityMapKey(k);
+        if (!recordsByKey.has(mk)) identities.set(mk, k);
       }
-      let recordId = input.recordId?.toLowerCase();
-      const key = identityKeyOf(model, checked.data);
-      if (recordId) {
-        const record = recordById(recordId);
-        if (!record) throw errors.notFound("record", recordId);
-        if (record.contextId !== context.id || record.modelId !== model.id) {
-          checked.problems.push({ path: "recordId", message: "the record belongs to another context or model" });
-        } else if (key !== undefined && model.identity.length > 0 && record.identityKey !== key) {
-          checked.problems.push({ path: "data", message: "identity values differ from the bound record's identity" });
-        }
-      } else if (key === undefined) {
-        checked.problems.push({ path: "data", message: `missing identity: ${missingIdentity(model, checked.data).join(", ")} (or give recordId)` });
+      const found = await deps.lookups.findRecordIds(s.db, [...identities.values()]);
+      const sources = new Map<string, SourceKey>();
+      for (const c of valid) {
+        const mk = c.recordId ? undefined : identityMapKey({ contextId: c.context.id, modelId: c.model.id, identityKey: c.key! });
+        const recordId = c.recordId ?? recordsByKey.get(mk!) ?? found.get(mk!);
+        if (recordId === undefined || created.has(recordId)) continue;
+        const k = { recordId, sourceId: c.input.sourceId };
+        const sk = sourceMapKey(k);
+        if (!heads.has(sk)) sources.set(sk, k);
       }
-      if (checked.problems.length > 0) {
-        throw errors.validation(`contribution is invalid: ${checked.problems[0].path}: ${checked.problems[0].message}`, checked.problems);
-      }
-      // Every check is done: from here on nothing throws a DdsError.
-      // One request is received at one moment: its items share receivedAt (ties fall to the id).
-      now ??= new Date().toISOString();
-      if (!recordId) {
-        const recordKey = `${context.id}\u0000${model.id}\u0000${key}`;
-        recordId = recordsByKey.get(recordKey) ?? evidence.findRecordId(context.id, model.id, key!);
-        if (!recordId) {
-          recordId = newId();
-          const record = { id: recordId, contextId: context.id, modelId: model.id, identityKey: key!, sha256: EMPTY_SHA256, now, createdBy: ctx.actor };
-          created.set(recordId, record);
-        }
-        recordsByKey.set(recordKey, recordId);
-      }
-      const headKey = `${recordId}\u0000${input.sourceId}`;
-      let previous = heads.get(headKey);
-      if (previous === undefined && !created.has(recordId)) {
-        const stored = evidence.acceptedFromSource(recordId, input.sourceId);
-        if (stored !== undefined) previous = { id: stored };
-      }
-      if (previous?.pending) previous.pending.status = "superseded";
-      else if (previous) supersededIds.push(previous.id);
-      const row: ContributionInsert = {
-        id: newId(),
-        contextId: context.id,
-        modelId: model.id,
-        recordId,
-        sourceId: input.sourceId,
-        sourceType: sourceTypeOverride ?? input.sourceType,
-        data: JSON.stringify(checked.data),
-        fieldConfidences: JSON.stringify(checked.confidences),
-        status: "accepted",
-        supersedes: previous?.id ?? null,
-        observedAt: input.observedAt ?? null,
-        receivedAt: now,
-        createdBy: ctx.actor,
-      };
-      rows.push(row);
-      heads.set(headKey, { id: row.id, pending: row });
-      touched.add(context.id);
-      // The API shape straight from the checked input: its names are the model's current ones.
-      return apiContribution(row, input.data, checked.confidencesByName);
+      const stored = await deps.lookups.acceptedFromSources(s.db, [...sources.values()]);
+      return checked.map((c) => (c instanceof DdsError ? c : bind(c, found, stored, sourceTypeOverride)));
     },
-    flush() {
-      evidence.insertRecords([...created.values()]);
-      evidence.markSuperseded(supersededIds);
-      evidence.insertContributions(rows);
-      for (const contextId of touched) deps.markStale(contextId);
+    async flush() {
+      await s.evidence.insertRecords([...created.values()]);
+      await s.evidence.markSuperseded(supersededIds);
+      await s.evidence.insertContributions(rows);
+      await deps.markStale(s, touched);
       for (const head of heads.values()) delete head.pending;
       supersededIds.length = 0;
       rows.length = 0;
@@ -184,12 +236,13 @@ export function createIngestWriter(deps: IngestDeps): IngestWriter {
 }
 
 /**
- * Ingests one contribution inside the caller's transaction (see {@link IngestWriter.add})
- * and writes it at once.
+ * Ingests one contribution inside the caller's transaction (see {@link IngestWriter.addAll})
+ * and writes it at once; an invalid one throws its DdsError.
  */
-export function ingestOne(deps: IngestDeps, body: unknown, sourceTypeOverride?: SourceType): Contribution {
-  const writer = createIngestWriter(deps);
-  const contribution = writer.add(body, sourceTypeOverride);
-  writer.flush();
-  return contribution;
+export async function ingestOne(s: Scope, deps: IngestDeps, body: unknown, sourceTypeOverride?: SourceType): Promise<Contribution> {
+  const writer = createIngestWriter(s, deps);
+  const [result] = await writer.addAll([body], sourceTypeOverride);
+  if (result instanceof DdsError) throw result;
+  await writer.flush();
+  return result;
 }

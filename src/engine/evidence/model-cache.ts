@@ -1,31 +1,47 @@
-import type { EngineContext } from "../engine-context.js";
+import type { Scope } from "../engine-context.js";
 import type { StoredModel } from "../models/model-types.js";
-import { statements } from "../store/statements.js";
+
+const STAMP = `SELECT id, version || ':' || status || ':' || updated_at AS stamp FROM models WHERE workspace = ? AND deleted_at IS NULL AND id IN `;
 
 /**
  * Keeps parsed models between ingests. A cached model is reused only while its row's
  * version, status and updatedAt are unchanged, which one indexed lookup confirms; so a
- * change made by another process is seen at once.
+ * change made by another process (or node) is seen at once.
  */
-export function createModelCache(ctx: EngineContext) {
+export function createModelCache() {
   const cache = new Map<string, { stamp: string; model: StoredModel }>();
-  const q = statements(ctx.store.raw);
   return {
-    get(modelId: string): StoredModel | undefined {
-      const id = modelId.toLowerCase();
-      const row = q("SELECT version || ':' || status || ':' || updated_at FROM models WHERE id = ? AND workspace = ? AND deleted_at IS NULL")
-        .pluck()
-        .get(id, ctx.workspace) as string | undefined;
-      if (row === undefined) return undefined;
-      const hit = cache.get(id);
-      if (hit && hit.stamp === row) return hit.model;
-      const model = ctx.models.get(id);
-      if (model) cache.set(id, { stamp: row, model });
-      return model;
+    /** Live models by id, in one lookup of their stamps; unknown ids map to undefined. */
+    async getMany(s: Scope, modelIds: readonly string[]): Promise<Map<string, StoredModel | undefined>> {
+      const ids = [...new Set(modelIds.map((id) => id.toLowerCase()))];
+      const out = new Map<string, StoredModel | undefined>();
+      if (ids.length === 0) return out;
+      const rows = await s.db.all<{ id: string; stamp: string }>(`${STAMP}(${ids.map(() => "?").join(", ")})`, [s.workspace, ...ids]);
+      const stamps = new Map(rows.map((r) => [r.id, r.stamp]));
+      for (const id of ids) {
+        const stamp = stamps.get(id);
+        if (stamp === undefined) {
+          out.set(id, undefined);
+          continue;
+        }
+        const hit = cache.get(id);
+        if (hit && hit.stamp === stamp) {
+          out.set(id, hit.model);
+          continue;
+        }
+        const model = await s.models.get(id);
+        if (model) cache.set(id, { stamp, model });
+        out.set(id, model);
+      }
+      return out;
+    },
+    /** One live model by id, or undefined. */
+    async get(s: Scope, modelId: string): Promise<StoredModel | undefined> {
+      return (await this.getMany(s, [modelId])).get(modelId.toLowerCase());
     },
     /** Names of every field the model ever had (removed ones too), by fieldId. */
-    fieldNames(modelId: string): Map<string, string> {
-      const rows = q("SELECT id, name FROM fields WHERE model_id = ?").all(modelId) as { id: string; name: string }[];
+    async fieldNames(s: Scope, modelId: string): Promise<Map<string, string>> {
+      const rows = await s.db.all<{ id: string; name: string }>("SELECT id, name FROM fields WHERE model_id = ?", [modelId]);
       return new Map(rows.map((r) => [r.id, r.name]));
     },
   };

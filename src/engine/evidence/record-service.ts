@@ -3,6 +3,7 @@ import type { ListQuery } from "../../contract/list-query.js";
 import { parseBody } from "../../contract/parse.js";
 import { RECORD_INCLUDES, RecordDeleteItem, RecordUpdate, RecordUpdateItem, type BulkResponse, type DdsRecord, type Page, type RecordInclude } from "../../contract/schemas/index.js";
 import { requireContext } from "../contexts/context-service.js";
+import type { EngineContext, Scope } from "../engine-context.js";
 import { toApiField } from "../models/model-view.js";
 import type { RecordRow } from "../store/evidence-repo.js";
 import type { WriteOptions } from "../../contract/service.js";
@@ -13,22 +14,22 @@ import { lineageOf, toApiRecord } from "./record-view.js";
 /** The sourceId under which record updates are stored (one manual source per record). */
 export const MANUAL_SOURCE_ID = "manual-update";
 
+/** Loads a live record of the workspace or throws 404. */
+export async function requireRecord(s: Scope, recordId: string): Promise<RecordRow> {
+  const row = await s.evidence.getRecord(String(recordId));
+  if (!row) throw errors.notFound("record", recordId);
+  return row;
+}
+
 /** Record operations of the service. */
-export function createRecordService(deps: IngestDeps) {
-  const { ctx, evidence } = deps;
+export function createRecordService(ctx: EngineContext, deps: IngestDeps) {
   const { replay } = deps;
 
-  const requireRecord = (recordId: string): RecordRow => {
-    const row = evidence.getRecord(String(recordId));
-    if (!row) throw errors.notFound("record", recordId);
-    return row;
-  };
-
-  const update = (recordId: string, body: unknown): DdsRecord => {
+  const update = async (s: Scope, recordId: string, body: unknown): Promise<DdsRecord> => {
     const input = parseBody(RecordUpdate, body);
-    const row = requireRecord(recordId);
+    const row = await requireRecord(s, recordId);
     const confidences = Object.fromEntries(Object.keys(input.data).map((k) => [k, 1]));
-    ingestOne(deps, {
+    await ingestOne(s, deps, {
       contextId: row.contextId,
       modelId: row.modelId,
       sourceId: MANUAL_SOURCE_ID,
@@ -37,64 +38,68 @@ export function createRecordService(deps: IngestDeps) {
       fieldConfidences: confidences,
       recordId: row.id,
     });
-    return toApiRecord(requireRecord(row.id));
+    return toApiRecord(await requireRecord(s, row.id));
   };
 
-  const remove = (recordId: string): void => {
-    const row = requireRecord(recordId);
-    const context = requireContext(ctx, row.contextId);
+  const remove = async (s: Scope, recordId: string): Promise<void> => {
+    const row = await requireRecord(s, recordId);
+    const context = await requireContext(s, row.contextId, true);
     if (context.status !== "active") {
       throw errors.conflict("context_not_active", `context ${context.id} is ${context.status}; reopen it to change its records`);
     }
     // Records of archived models may still be deleted: otherwise such a model could never
     // meet its own delete precondition (no active records).
-    const model = deps.models.get(row.modelId);
+    const model = await deps.models.get(s, row.modelId);
     if (model && model.status === "draft") throw errors.conflict("model_not_active", `model ${model.name} is a draft`);
-    evidence.softDeleteRecord(row.id, new Date().toISOString());
-    deps.markStale(row.contextId);
+    await s.evidence.softDeleteRecord(row.id, new Date().toISOString());
+    await deps.markStale(s, [row.contextId]);
   };
+
+  /** A bulk run in one transaction, exactly once under a key. */
+  const keyed = (key: string | undefined, what: string, run: (s: Scope) => Promise<BulkResponse>) =>
+    ctx.tx((s) => (key ? replay.once(s.db, key, what, () => run(s)) : run(s)));
 
   return {
     async listRecords(query?: ListQuery): Promise<Page<DdsRecord>> {
-      const page = evidence.listRecords(query ?? {});
+      const page = await ctx.evidence.listRecords(query ?? {});
       return { data: page.rows.map(toApiRecord), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
     },
     async getRecord(recordId: string, options?: { include?: RecordInclude[] | string[] }): Promise<DdsRecord> {
       for (const inc of options?.include ?? []) {
         if (!RECORD_INCLUDES.includes(inc as RecordInclude)) throw errors.invalid(`unknown include "${inc}"; records support include=model,lineage`);
       }
-      const row = requireRecord(recordId);
+      const row = await requireRecord(ctx, recordId);
       const record = toApiRecord(row);
       if (options?.include?.includes("model")) {
-        const model = deps.models.get(row.modelId) ?? ctx.models.get(row.modelId);
+        const model = (await deps.models.get(ctx, row.modelId)) ?? (await ctx.models.get(row.modelId));
         if (model) record.model = { modelId: model.id, name: model.name, version: model.version, fields: model.fields.map(toApiField) };
       }
       if (options?.include?.includes("lineage")) record.lineage = lineageOf(row);
       return record;
     },
     async updateRecord(recordId: string, body: unknown): Promise<DdsRecord> {
-      return ctx.store.tx(() => update(recordId, body));
+      return ctx.tx((s) => update(s, recordId, body));
     },
     async deleteRecord(recordId: string): Promise<void> {
-      ctx.store.tx(() => remove(recordId));
+      await ctx.tx((s) => remove(s, recordId));
     },
     async bulkUpdateRecords(body: unknown, options?: WriteOptions): Promise<BulkResponse> {
       const items = bulkItems(body);
-      const run = () =>
-        runBulk(ctx.store.tx, ctx.store.savepoint, items, 200, (item) => {
+      return keyed(options?.idempotencyKey, "PATCH /records/bulk", (s) =>
+        runBulk(s, items, 200, (inner, item) => {
           const { recordId, data } = parseBody(RecordUpdateItem, item, "item");
-          return update(recordId, { data });
-        });
-      return options?.idempotencyKey ? replay.once(options.idempotencyKey, "PATCH /records/bulk", run) : run();
+          return update(inner, recordId, { data });
+        }),
+      );
     },
     async bulkDeleteRecords(body: unknown, options?: WriteOptions): Promise<BulkResponse> {
       const items = bulkItems(body);
-      const run = () =>
-        runBulk(ctx.store.tx, ctx.store.savepoint, items, 204, (item) => {
-          remove(parseBody(RecordDeleteItem, item, "item").recordId);
+      return keyed(options?.idempotencyKey, "DELETE /records/bulk", (s) =>
+        runBulk(s, items, 204, async (inner, item) => {
+          await remove(inner, parseBody(RecordDeleteItem, item, "item").recordId);
           return undefined;
-        });
-      return options?.idempotencyKey ? replay.once(options.idempotencyKey, "DELETE /records/bulk", run) : run();
+        }),
+      );
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { EngineContext } from "../engine-context.js";
+import type { Scope } from "../engine-context.js";
 import type { StoredModel } from "./model-types.js";
 import { renameSegment, rewriteVarPaths } from "./rename-paths.js";
 
@@ -6,10 +6,10 @@ import { renameSegment, rewriteVarPaths } from "./rename-paths.js";
  * After field `old` of `model` is renamed to `next`, rewrites every name-based reference
  * so bindings keep working: the model's own computed expressions and match fields, and
  * other models' relationship paths (`rel.old`) and match target fields. Rules hook in
- * through `ctx.onFieldRename` once they exist.
+ * through `hooks.onFieldRename`.
  */
-export function renameCascade(ctx: EngineContext, model: StoredModel, old: string, next: string): void {
-  for (const m of ctx.models.all()) {
+export async function renameCascade(s: Scope, model: StoredModel, old: string, next: string): Promise<void> {
+  for (const m of await s.models.all()) {
     const own = m.id === model.id;
     const rels = m.relationships.filter((r) => r.target === model.id || r.target === model.name);
     if (!own && rels.length === 0) continue;
@@ -19,7 +19,7 @@ export function renameCascade(ctx: EngineContext, model: StoredModel, old: strin
       if (own) expression = rewriteVarPaths(expression, (p) => (p === old ? next : p));
       for (const r of rels) expression = rewriteVarPaths(expression, (p) => renameSegment(p, [r.name], old, next));
       if (JSON.stringify(expression) !== JSON.stringify(f.computed.expression)) {
-        ctx.models.updateField(f.id, { computed: { expression } });
+        await s.models.updateField(f.id, { computed: { expression } });
       }
     }
     const relationships = m.relationships.map((r) => {
@@ -30,8 +30,8 @@ export function renameCascade(ctx: EngineContext, model: StoredModel, old: strin
       return { ...r, match };
     });
     if (JSON.stringify(relationships) !== JSON.stringify(m.relationships)) {
-      ctx.models.update(m.id, { relationships });
+      await s.models.update(m.id, { relationships });
     }
   }
-  ctx.onFieldRename(model, old, next);
+  await s.hooks.onFieldRename(s, model, old, next);
 }

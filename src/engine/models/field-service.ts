@@ -4,7 +4,7 @@ import { parseBody } from "../../contract/parse.js";
 import { FieldInput, type Field, type Page } from "../../contract/schemas/index.js";
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
-import type { EngineContext } from "../engine-context.js";
+import type { EngineContext, Scope } from "../engine-context.js";
 import { checkModelDefinition } from "./model-definition.js";
 import { recompile, requireModel } from "./model-service.js";
 import type { StoredField, StoredModel } from "./model-types.js";
@@ -34,17 +34,17 @@ function checkWith(model: StoredModel, fields: StoredField[]): void {
 }
 
 /** Persists a model-level change after a field change: version, compile, staleness. */
-function afterChange(ctx: EngineContext, modelId: string): void {
-  const model = requireModel(ctx, modelId);
+async function afterChange(s: Scope, modelId: string): Promise<void> {
+  const model = await requireModel(s, modelId);
   const version = model.version + 1;
-  ctx.models.update(model.id, { version, updatedAt: nowIso() });
-  if (model.status === "active") recompile(ctx, { ...model, version });
-  ctx.onDefinitionChange([model.id]);
+  await s.models.update(model.id, { version, updatedAt: nowIso() });
+  if (model.status === "active") await recompile(s, { ...model, version });
+  await s.hooks.onDefinitionChange(s, [model.id]);
 }
 
 /** Field operations, by model and name (scoped) and by fieldId (global). */
 export function createFieldService(ctx: EngineContext) {
-  const replace = (model: StoredModel, current: StoredField, body: unknown): Field => {
+  const replace = async (s: Scope, model: StoredModel, current: StoredField, body: unknown): Promise<Field> => {
     const input = parseBody(FieldInput, body);
     assertMutable(model);
     if (input.type !== current.type && model.status === "active") {
@@ -71,35 +71,35 @@ export function createFieldService(ctx: EngineContext) {
       throw errors.validation("an identity field cannot be computed", [{ path: "computed", message: `${current.name} is part of the identity` }]);
     }
     const { id: _id, modelId: _m, createdAt: _c, ...set } = next;
-    ctx.models.updateField(current.id, set);
-    if (next.name !== current.name) renameCascade(ctx, model, current.name, next.name);
-    afterChange(ctx, model.id);
+    await s.models.updateField(current.id, set);
+    if (next.name !== current.name) await renameCascade(s, model, current.name, next.name);
+    await afterChange(s, model.id);
     return toApiField(next);
   };
 
-  const remove = (model: StoredModel, field: StoredField): void => {
+  const remove = async (s: Scope, model: StoredModel, field: StoredField): Promise<void> => {
     assertMutable(model);
     if (model.identity.includes(field.id)) {
       throw errors.validation(`field ${field.name} is part of the identity of ${model.name} and cannot be removed`, [
         { path: "identity", message: `remove ${field.name} from the identity first (drafts only)` },
       ]);
     }
-    ctx.models.updateField(field.id, { deletedAt: nowIso() });
-    afterChange(ctx, model.id);
+    await s.models.updateField(field.id, { deletedAt: nowIso() });
+    await afterChange(s, model.id);
   };
 
-  const fieldOwner = (fieldId: string): [StoredModel, StoredField] => {
-    const field = ctx.models.getField(String(fieldId));
+  const fieldOwner = async (s: Scope, fieldId: string, lock = false): Promise<[StoredModel, StoredField]> => {
+    const field = await s.models.getField(String(fieldId));
     if (!field) throw errors.notFound("field", fieldId);
-    const model = requireModel(ctx, field.modelId);
+    const model = await requireModel(s, field.modelId, lock);
     return [model, fieldByName(model, field.name)];
   };
 
   return {
     async createField(modelId: string, body: unknown): Promise<Field> {
       const input = parseBody(FieldInput, body);
-      return ctx.store.tx(() => {
-        const model = requireModel(ctx, modelId);
+      return ctx.tx(async (s) => {
+        const model = await requireModel(s, modelId, true);
         assertMutable(model);
         if (model.fields.some((f) => f.name === input.name)) throw errors.nameTaken("field", input.name);
         const now = nowIso();
@@ -113,52 +113,52 @@ export function createFieldService(ctx: EngineContext) {
           validation: input.validation ?? null,
           resolution: input.resolution ?? null,
           computed: input.computed ?? null,
-          position: ctx.models.nextPosition(model.id),
+          position: await s.models.nextPosition(model.id),
           createdAt: now,
           updatedAt: now,
         };
         checkWith(model, [...model.fields, field]);
-        ctx.models.insertField(field);
-        afterChange(ctx, model.id);
+        await s.models.insertField(field);
+        await afterChange(s, model.id);
         return toApiField(field);
       });
     },
     async listModelFields(modelId: string): Promise<Page<Field>> {
-      const model = requireModel(ctx, modelId);
+      const model = await requireModel(ctx, modelId);
       return { data: model.fields.map(toApiField), nextCursor: null, hasNextPage: false };
     },
     async getModelField(modelId: string, fieldName: string): Promise<Field> {
-      return toApiField(fieldByName(requireModel(ctx, modelId), fieldName));
+      return toApiField(fieldByName(await requireModel(ctx, modelId), fieldName));
     },
     async replaceModelField(modelId: string, fieldName: string, body: unknown): Promise<Field> {
-      return ctx.store.tx(() => {
-        const model = requireModel(ctx, modelId);
-        return replace(model, fieldByName(model, fieldName), body);
+      return ctx.tx(async (s) => {
+        const model = await requireModel(s, modelId, true);
+        return replace(s, model, fieldByName(model, fieldName), body);
       });
     },
     async deleteModelField(modelId: string, fieldName: string): Promise<void> {
-      ctx.store.tx(() => {
-        const model = requireModel(ctx, modelId);
-        remove(model, fieldByName(model, fieldName));
+      await ctx.tx(async (s) => {
+        const model = await requireModel(s, modelId, true);
+        await remove(s, model, fieldByName(model, fieldName));
       });
     },
     async listFields(query?: ListQuery): Promise<Page<Field>> {
-      const page = ctx.models.listFields(query ?? {});
+      const page = await ctx.models.listFields(query ?? {});
       return { data: page.rows.map(toApiField), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
     },
     async getField(fieldId: string): Promise<Field> {
-      return toApiField(fieldOwner(fieldId)[1]);
+      return toApiField((await fieldOwner(ctx, fieldId))[1]);
     },
     async replaceField(fieldId: string, body: unknown): Promise<Field> {
-      return ctx.store.tx(() => {
-        const [model, field] = fieldOwner(fieldId);
-        return replace(model, field, body);
+      return ctx.tx(async (s) => {
+        const [model, field] = await fieldOwner(s, fieldId, true);
+        return replace(s, model, field, body);
       });
     },
     async deleteField(fieldId: string): Promise<void> {
-      ctx.store.tx(() => {
-        const [model, field] = fieldOwner(fieldId);
-        remove(model, field);
+      await ctx.tx(async (s) => {
+        const [model, field] = await fieldOwner(s, fieldId, true);
+        await remove(s, model, field);
       });
     },
   };

@@ -4,25 +4,25 @@ import { parseBody } from "../../contract/parse.js";
 import { ModelCreate, ModelPatch, type Model, type ModelList } from "../../contract/schemas/index.js";
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
-import type { EngineContext } from "../engine-context.js";
+import type { EngineContext, Scope } from "../engine-context.js";
 import { assertTransition, parseTargetStatus } from "../transitions.js";
 import { compileModel } from "./model-compile.js";
 import { checkModelDefinition } from "./model-definition.js";
 import type { StoredField, StoredModel } from "./model-types.js";
 import { toApiModel } from "./model-view.js";
 
-/** Loads a live model of the workspace or throws 404. */
-export function requireModel(ctx: EngineContext, modelId: string): StoredModel {
-  const model = ctx.models.get(String(modelId));
+/** Loads a live model of the workspace or throws 404; `lock` holds its row for a change. */
+export async function requireModel(s: Scope, modelId: string, lock = false): Promise<StoredModel> {
+  const model = await s.models.get(String(modelId), { lock });
   if (!model) throw errors.notFound("model", modelId);
   return model;
 }
 
 /** Compiles an active model after a change, throwing 422 compile_failed if it no longer compiles. */
-export function recompile(ctx: EngineContext, model: StoredModel): void {
-  const { compiled, problems } = compileModel(model, ctx.models.all());
+export async function recompile(s: Scope, model: StoredModel): Promise<void> {
+  const { compiled, problems } = compileModel(model, await s.models.all());
   if (!compiled) throw errors.compile(`model ${model.name} does not compile: ${problems[0].message}`, problems);
-  ctx.models.update(model.id, { compiled });
+  await s.models.update(model.id, { compiled });
 }
 
 /** Rewrites relationship targets that name model `from` to `to`; returns `rels` itself when none does. */
@@ -42,8 +42,8 @@ export function createModelService(ctx: EngineContext) {
         relationships: input.relationships ?? [],
       });
       if (problems.length > 0) throw errors.validation(`model definition is invalid: ${problems[0].path}: ${problems[0].message}`, problems);
-      return ctx.store.tx(() => {
-        if (ctx.models.getByName(input.name)) throw errors.nameTaken("model", input.name);
+      return ctx.tx(async (s) => {
+        if (await s.models.getByName(input.name)) throw errors.nameTaken("model", input.name);
         const id = newId();
         const now = nowIso();
         const fields: StoredField[] = input.fields.map((f, position) => ({
@@ -72,18 +72,18 @@ export function createModelService(ctx: EngineContext) {
           createdAt: now,
           updatedAt: now,
         };
-        ctx.models.insert(model);
+        await s.models.insert(model);
         return toApiModel(model);
       });
     },
 
     async listModels(query?: ListQuery): Promise<ModelList> {
-      const page = ctx.models.list(query ?? {});
+      const page = await ctx.models.list(query ?? {});
       return { models: page.rows.map(toApiModel), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
     },
 
     async getModel(modelId: string): Promise<Model> {
-      return toApiModel(requireModel(ctx, modelId));
+      return toApiModel(await requireModel(ctx, modelId));
     },
 
     async updateModel(modelId: string, body: unknown): Promise<Model> {
@@ -91,8 +91,8 @@ export function createModelService(ctx: EngineContext) {
         throw errors.invalid("status is not changed by PATCH; use PUT /models/{modelId}/status/{targetStatus}");
       }
       const patch = parseBody(ModelPatch, body);
-      return ctx.store.tx(() => {
-        const model = requireModel(ctx, modelId);
+      return ctx.tx(async (s) => {
+        const model = await requireModel(s, modelId, true);
         const definitionChange = patch.identity !== undefined || patch.relationships !== undefined;
         if (definitionChange && model.status === "archived") {
           throw errors.conflict("model_archived", `model ${model.name} is archived; its schema cannot be modified`);
@@ -103,7 +103,7 @@ export function createModelService(ctx: EngineContext) {
           ]);
         }
         if (patch.name !== undefined && patch.name !== model.name) {
-          const other = ctx.models.getByName(patch.name);
+          const other = await s.models.getByName(patch.name);
           if (other && other.id !== model.id) throw errors.nameTaken("model", patch.name);
         }
         const identityNames = patch.identity ?? model.identity.map((id) => model.fields.find((f) => f.id === id)?.name ?? id);
@@ -126,7 +126,7 @@ export function createModelService(ctx: EngineContext) {
         if (renamed) next.relationships = retarget(next.relationships, model.name, next.name);
         const changed = renamed || definitionChange;
         next.version = changed ? model.version + 1 : model.version;
-        ctx.models.update(model.id, {
+        await s.models.update(model.id, {
           name: next.name,
           description: next.description,
           identity: next.identity,
@@ -136,48 +136,48 @@ export function createModelService(ctx: EngineContext) {
         });
         if (next.name !== model.name) {
           // Relationships that name this model as their target follow the rename.
-          for (const other of ctx.models.all()) {
+          for (const other of await s.models.all()) {
             if (!other.relationships.some((r) => r.target === model.name)) continue;
             const relationships = other.relationships.map((r) => (r.target === model.name ? { ...r, target: next.name } : r));
-            ctx.models.update(other.id, { relationships });
+            await s.models.update(other.id, { relationships });
           }
-          ctx.onModelRename(model.name, next.name);
+          await s.hooks.onModelRename(s, model.name, next.name);
         }
-        if (next.status === "active" && changed) recompile(ctx, next);
-        if (changed) ctx.onDefinitionChange([model.id]);
+        if (next.status === "active" && changed) await recompile(s, next);
+        if (changed) await s.hooks.onDefinitionChange(s, [model.id]);
         return toApiModel(next);
       });
     },
 
     async setModelStatus(modelId: string, target: string): Promise<Model> {
       const to = parseTargetStatus("model", target);
-      return ctx.store.tx(() => {
-        const model = requireModel(ctx, modelId);
+      return ctx.tx(async (s) => {
+        const model = await requireModel(s, modelId, true);
         assertTransition("model", model.status, to);
         const next = { ...model, status: to as StoredModel["status"], updatedAt: nowIso() };
         if (to === "active") {
-          const { compiled, problems } = compileModel(next, ctx.models.all());
+          const { compiled, problems } = compileModel(next, await s.models.all());
           if (!compiled) throw errors.compile(`model ${model.name} cannot be activated: ${problems[0].message}`, problems);
-          ctx.models.update(model.id, { status: "active", compiled, updatedAt: next.updatedAt });
+          await s.models.update(model.id, { status: "active", compiled, updatedAt: next.updatedAt });
         } else {
-          ctx.models.update(model.id, { status: next.status, updatedAt: next.updatedAt });
+          await s.models.update(model.id, { status: next.status, updatedAt: next.updatedAt });
         }
-        ctx.onDefinitionChange([model.id]);
+        await s.hooks.onDefinitionChange(s, [model.id]);
         return toApiModel(next);
       });
     },
 
     async deleteModel(modelId: string): Promise<void> {
-      ctx.store.tx(() => {
-        const model = requireModel(ctx, modelId);
+      await ctx.tx(async (s) => {
+        const model = await requireModel(s, modelId, true);
         if (model.status !== "archived") {
           throw errors.conflict("model_not_archived", `model ${model.name} is ${model.status}; archive it before deleting`);
         }
-        const n = ctx.models.countLiveRecords(model.id);
+        const n = await s.models.countLiveRecords(model.id);
         if (n > 0) {
           throw errors.conflict("model_has_records", `model ${model.name} still has ${n} active record(s); delete them first`);
         }
-        ctx.models.update(model.id, { deletedAt: nowIso() });
+        await s.models.update(model.id, { deletedAt: nowIso() });
       });
     },
   };

@@ -1,8 +1,9 @@
 import { hostname } from "node:os";
 import type { PipelineRunOptions, PipelineRunResult } from "../../contract/service.js";
 import { newId } from "../../util/ids.js";
-import type { Store } from "../store/db.js";
-import { createPipelineRepo, type Claim } from "../store/pipeline-repo.js";
+import type { Sql } from "../store/sql.js";
+import type { Store } from "../store/store.js";
+import { createPipelineRepo, type Claim, type ClaimScope } from "../store/pipeline-repo.js";
 import { runPass } from "./stages/index.js";
 
 /** Options of a pipeline worker. */
@@ -12,7 +13,7 @@ export interface PipelineOptions {
   /** Worker identity written into claims (default host:pid:random). */
   workerId?: string;
   /** Called after each committed pass, inside its transaction (webhook outbox). */
-  onPass?: (event: PassEvent) => void;
+  onPass?: (tx: Sql, event: PassEvent) => Promise<void>;
 }
 
 /** What a committed pass reports to listeners. */
@@ -27,25 +28,29 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The resolution pipeline: claims stale contexts, runs the pure pass over a snapshot,
- * and commits records, links, evaluations and freshness in one transaction.
+ * and commits records, links, evaluations and freshness in one transaction. While a pass
+ * runs, a heartbeat extends its lease every third of it; a pass whose claim was taken over
+ * meanwhile is refused at commit by the claim's fencing token.
  */
 export function createPipeline(store: Store, options: PipelineOptions = {}) {
-  const repo = createPipelineRepo(store);
+  const repo = createPipelineRepo(store.sql);
   const leaseMs = options.leaseMs ?? 30_000;
   const worker = options.workerId ?? `${hostname()}:${process.pid}:${newId().slice(-12)}`;
 
   /** Runs one pass on a claimed context. A failure gives the claim back, writing nothing. */
-  const pass = (claim: Claim): "resolved" | "stale" | undefined => {
+  const pass = async (claim: Claim): Promise<"resolved" | "stale" | undefined> => {
+    const heartbeat = setInterval(() => void repo.extend(claim, leaseMs).catch(() => undefined), Math.max(1, Math.floor(leaseMs / 3)));
+    heartbeat.unref();
     try {
-      const input = repo.loadPassInput(claim);
+      const input = await repo.loadPassInput(claim);
       if (!input) {
-        repo.release(claim);
+        await repo.release(claim);
         return undefined;
       }
       const output = runPass(input);
-      return repo.commitPass(claim, output, (changedOutcomes) => {
-        const current = repo.states([claim.contextId])[0];
-        options.onPass?.({
+      return await repo.commitPass(claim, output, async (tx, changedOutcomes) => {
+        const current = await tx.get<{ freshness: string }>("SELECT freshness FROM contexts WHERE id = ?", [claim.contextId]);
+        await options.onPass?.(tx, {
           contextId: claim.contextId,
           workspace: claim.workspace,
           freshness: current?.freshness === "resolved" ? "resolved" : "stale",
@@ -53,8 +58,10 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
         });
       });
     } catch (err) {
-      repo.release(claim);
+      await repo.release(claim).catch(() => undefined);
       throw err;
+    } finally {
+      clearInterval(heartbeat);
     }
   };
 
@@ -62,11 +69,15 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
     repo,
     worker,
     /** Claims and processes one context of the scope; false when none was claimable. */
-    step(scope: { workspace?: string; only?: string[] } = {}): boolean {
-      const claim = repo.claim(worker, leaseMs, scope);
+    async step(scope: ClaimScope = {}): Promise<boolean> {
+      const claim = await repo.claim(worker, leaseMs, scope);
       if (!claim) return false;
-      pass(claim);
+      await pass(claim);
       return true;
+    },
+    /** Gives back every claim this worker holds (shutdown); returns how many. */
+    releaseAll(): Promise<number> {
+      return repo.releaseAll(worker);
     },
     /**
      * Processes until the scope has nothing claimable, then waits (polling) for contexts
@@ -79,20 +90,20 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
       const resolved = new Set<string>();
       let passes = 0;
       for (;;) {
-        const claim = repo.claim(worker, leaseMs, { workspace, only });
+        const claim = await repo.claim(worker, leaseMs, { workspace, only });
         if (claim) {
           passes++;
-          if (pass(claim) === "resolved") resolved.add(claim.contextId);
+          if ((await pass(claim)) === "resolved") resolved.add(claim.contextId);
           if (Date.now() > deadline) break;
           continue;
         }
         if (!only) break;
-        const busy = repo.states(only).filter((s) => s.freshness === "computing");
+        const busy = (await repo.states(only)).filter((s) => s.freshness === "computing");
         if (busy.length === 0 || Date.now() > deadline) break;
         await sleep(25);
       }
       const ids = only ?? [...resolved];
-      const states = repo.states(ids);
+      const states = await repo.states(ids);
       return {
         passes,
         resolved: states.filter((s) => s.freshness === "resolved").map((s) => s.id).sort(),

@@ -2,17 +2,16 @@ import { errors } from "../../contract/errors.js";
 import type { DdsRecord, RelationshipLink } from "../../contract/schemas/index.js";
 import type { IngestDeps } from "../evidence/ingest.js";
 import { toApiRecord } from "../evidence/record-view.js";
+import { requireRecord } from "../evidence/record-service.js";
 import { requireContext } from "../contexts/context-service.js";
-import type { RelationshipRepo } from "../store/relationship-repo.js";
+import type { EngineContext, Scope } from "../engine-context.js";
 
 /** Relationship operations: read and remove only (links are made by the pipeline). */
-export function createRelationshipService(deps: IngestDeps, links: RelationshipRepo) {
-  const { ctx, evidence } = deps;
-  const source = (recordId: string, name?: string) => {
-    const record = evidence.getRecord(String(recordId));
-    if (!record) throw errors.notFound("record", recordId);
+export function createRelationshipService(ctx: EngineContext, deps: IngestDeps) {
+  const source = async (s: Scope, recordId: string, name?: string) => {
+    const record = await requireRecord(s, recordId);
     if (name !== undefined) {
-      const model = deps.models.get(record.modelId) ?? ctx.models.get(record.modelId);
+      const model = (await deps.models.get(s, record.modelId)) ?? (await s.models.get(record.modelId));
       if (!model?.relationships.some((r) => r.name === name)) {
         throw errors.notFound("relationship", `"${name}" (model ${model?.name ?? record.modelId} declares no such relationship)`);
       }
@@ -21,9 +20,9 @@ export function createRelationshipService(deps: IngestDeps, links: RelationshipR
   };
   return {
     async listRelationships(recordId: string): Promise<{ data: RelationshipLink[] }> {
-      const record = source(recordId);
+      const record = await source(ctx, recordId);
       return {
-        data: links.linksOf(record.id).map((l) => ({
+        data: (await ctx.links.linksOf(record.id)).map((l) => ({
           relationshipName: l.name,
           targetRecordId: l.targetRecordId,
           targetModelId: l.targetModelId,
@@ -33,27 +32,29 @@ export function createRelationshipService(deps: IngestDeps, links: RelationshipR
       };
     },
     async listRelatedRecords(recordId: string, relationshipName: string): Promise<{ data: DdsRecord[] }> {
-      const record = source(recordId, relationshipName);
+      const record = await source(ctx, recordId, relationshipName);
+      const links = await ctx.links.linksOf(record.id, relationshipName);
+      const targets = new Map((await ctx.evidence.getRecords(links.map((l) => l.targetRecordId))).map((r) => [r.id, r]));
       const data: DdsRecord[] = [];
-      for (const l of links.linksOf(record.id, relationshipName)) {
-        const target = evidence.getRecord(l.targetRecordId);
+      for (const l of links) {
+        const target = targets.get(l.targetRecordId);
         if (target) data.push(toApiRecord(target));
       }
       return { data };
     },
     async removeRelationship(recordId: string, relationshipName: string, targetRecordId: string): Promise<void> {
-      ctx.store.tx(() => {
-        const record = source(recordId, relationshipName);
-        const context = requireContext(ctx, record.contextId);
+      await ctx.tx(async (s) => {
+        const record = await source(s, recordId, relationshipName);
+        const context = await requireContext(s, record.contextId, true);
         if (context.status !== "active") {
           throw errors.conflict("context_not_active", `context ${context.id} is ${context.status}; reopen it to change its links`);
         }
-        const target = evidence.getRecord(String(targetRecordId));
+        const target = await s.evidence.getRecord(String(targetRecordId));
         const removed =
           target !== undefined &&
-          links.removeLink(context.id, ctx.workspace, record.id, relationshipName, target.id, [record.identityKey, target.identityKey]);
+          (await s.links.removeLink(context.id, s.workspace, record.id, relationshipName, target.id, [record.identityKey, target.identityKey]));
         if (!removed) throw errors.notFound("link", `${recordId}/${relationshipName}/${targetRecordId}`);
-        deps.markStale(context.id);
+        await deps.markStale(s, [context.id]);
       });
     },
   };

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { DdsError } from "../../contract/errors.js";
+import type { Store } from "../store/store.js";
 
 /** One AES-256 key and the id written beside everything it encrypts. */
 export interface SecretKey {
@@ -106,4 +107,17 @@ export function loadKeyRing(dbPath: string, env: NodeJS.ProcessEnv, create: bool
     text = readFileSync(file, "utf8");
   }
   return { keys: parseKeys(text, file), source: file };
+}
+
+/**
+ * The key ring of a store: `DDS_SECRET_KEY`, else (SQLite) the key file beside the
+ * database. PostgreSQL has no file of its own, and its nodes must all hold the same keys:
+ * there the keys come from `DDS_SECRET_KEY` only.
+ */
+export function keyRingOf(store: Store, env: NodeJS.ProcessEnv, create: boolean): KeyRing | undefined {
+  if (store.kind === "sqlite") return loadKeyRing(store.location, env, create);
+  const fromEnv = env[SECRET_KEY_ENV];
+  if (fromEnv !== undefined && fromEnv.trim() !== "") return loadKeyRing("", env, create);
+  if (!create) return undefined;
+  throw new DdsError("unavailable", `on PostgreSQL, secrets are encrypted with ${SECRET_KEY_ENV}: set it to a 32-byte base64 key, the same on every node`);
 }

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { DdsError } from "../../contract/errors.js";
-import { fileStamp, keyFileOf, loadKeyRing, SECRET_KEY_ENV, type KeyRing } from "./key-ring.js";
+import type { Store } from "../store/store.js";
+import { fileStamp, keyFileOf, keyRingOf, SECRET_KEY_ENV, type KeyRing } from "./key-ring.js";
 
 /** What a sealed value starts with: the scheme and its version. */
 const PREFIX = "enc:v1:";
@@ -65,24 +66,26 @@ interface BoxState {
 const states = new WeakMap<object, BoxState>();
 
 /**
- * The secret box of a store (one per connection). Its keys come from `DDS_SECRET_KEY`, or
- * from the key file beside the database, which is read again whenever it changed (after a
- * `ddsctl secrets rotate` by another process): a seal inside a write transaction therefore
- * always uses the key the file names at that moment.
+ * The secret box of a store (one per open store). Its keys come from `DDS_SECRET_KEY`, or
+ * (SQLite) from the key file beside the database, which is read again whenever it changed
+ * (after a `ddsctl secrets rotate` by another process): a seal inside a write transaction
+ * therefore always uses the key the file names at that moment. On PostgreSQL the keys come
+ * from `DDS_SECRET_KEY` only, the same on every node.
  */
-export function secretBoxFor(store: { path: string; raw: object }, env: NodeJS.ProcessEnv = process.env): SecretBox {
-  let state = states.get(store.raw);
+export function secretBoxFor(store: Store, env: NodeJS.ProcessEnv = process.env): SecretBox {
+  let state = states.get(store);
   if (!state) {
     state = { ring: undefined, stamp: -1 };
-    states.set(store.raw, state);
+    states.set(store, state);
   }
   const s = state;
-  const file = keyFileOf(store.path);
-  const fromFile = env[SECRET_KEY_ENV] === undefined && store.path !== ":memory:" && store.path !== "";
+  const path = store.kind === "sqlite" ? store.location : "";
+  const file = keyFileOf(path);
+  const fromFile = env[SECRET_KEY_ENV] === undefined && path !== ":memory:" && path !== "";
   const ring = (create: boolean): KeyRing | undefined => {
     const stamp = fromFile ? fileStamp(file) : 0;
     if (!s.ring || stamp !== s.stamp) {
-      s.ring = loadKeyRing(store.path, env, create) ?? s.ring;
+      s.ring = keyRingOf(store, env, create) ?? s.ring;
       s.stamp = fromFile ? fileStamp(file) : 0;
     }
     return s.ring;

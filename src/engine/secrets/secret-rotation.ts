@@ -1,7 +1,7 @@
 import { DdsError } from "../../contract/errors.js";
-import type { Store } from "../store/db.js";
+import type { Store } from "../store/store.js";
 import { createSecretRowsRepo, type SecretRow } from "../store/secret-rows-repo.js";
-import { keyFileOf, loadKeyRing, newSecretKey, SECRET_KEY_ENV, writeKeyFile, type KeyRing } from "./key-ring.js";
+import { keyFileOf, keyRingOf, newSecretKey, SECRET_KEY_ENV, writeKeyFile, type KeyRing } from "./key-ring.js";
 import { isSealed, openWith, sealedKeyId, sealWith, type SecretPurpose } from "./secret-box.js";
 
 /** What a rotation did. */
@@ -43,14 +43,14 @@ export function resealAll(rows: readonly SecretRow[], ring: KeyRing, onlyClear =
  * Seals secrets a database stored in clear text before encryption existed (run when
  * `ddsctl serve` starts). Returns how many; creates the key file only when there are any.
  */
-export function sealClearSecrets(store: Store, env: NodeJS.ProcessEnv = process.env): number {
+export async function sealClearSecrets(store: Store, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const repo = createSecretRowsRepo(store);
-  if (!repo.all().some((r) => !isSealed(r.value))) return 0;
-  const ring = loadKeyRing(store.path, env, true)!;
+  if (!(await repo.all()).some((r) => !isSealed(r.value))) return 0;
+  const ring = keyRingOf(store, env, true)!;
   return repo.scrubbing(() =>
-    store.tx(() => {
-      const updates = resealAll(repo.all(), ring, true);
-      for (const u of updates) repo.update(u.row, u.value);
+    store.sql.tx(async (tx) => {
+      const updates = resealAll(await repo.all(tx), ring, true);
+      for (const u of updates) await repo.update(tx, u.row, u.value);
       return updates.length;
     }),
   );
@@ -64,18 +64,18 @@ export function sealClearSecrets(store: Store, env: NodeJS.ProcessEnv = process.
  * none seals with a retired key). With `DDS_SECRET_KEY`, its first key is the new one: put
  * it first, keep the old ones after it until this has run, then drop them.
  */
-export function rotateSecrets(store: Store, env: NodeJS.ProcessEnv = process.env): RotationReport {
+export async function rotateSecrets(store: Store, env: NodeJS.ProcessEnv = process.env): Promise<RotationReport> {
   const repo = createSecretRowsRepo(store);
   const fromEnv = env[SECRET_KEY_ENV] !== undefined && env[SECRET_KEY_ENV]!.trim() !== "";
-  const current = loadKeyRing(store.path, env, !fromEnv);
-  if (!current) throw new DdsError("unavailable", `no key to rotate to: set ${SECRET_KEY_ENV} or let ddsctl create ${keyFileOf(store.path)}`);
-  const file = keyFileOf(store.path);
+  const current = keyRingOf(store, env, !fromEnv);
+  if (!current) throw new DdsError("unavailable", `no key to rotate to: set ${SECRET_KEY_ENV} or let ddsctl create ${keyFileOf(store.location)}`);
+  const file = keyFileOf(store.location);
   const ring: KeyRing = fromEnv ? current : { keys: [newSecretKey(), ...current.keys], source: file };
   if (!fromEnv) writeKeyFile(file, ring.keys);
-  const counts = repo.scrubbing(() =>
-    store.tx(() => {
-      const updates = resealAll(repo.all(), ring);
-      for (const u of updates) repo.update(u.row, u.value);
+  const counts = await repo.scrubbing(() =>
+    store.sql.tx(async (tx) => {
+      const updates = resealAll(await repo.all(tx), ring);
+      for (const u of updates) await repo.update(tx, u.row, u.value);
       if (!fromEnv) writeKeyFile(file, [ring.keys[0]]);
       return { resealed: updates.length, sealedFromClear: updates.filter((u) => u.fromClear).length };
     }),
@@ -84,12 +84,12 @@ export function rotateSecrets(store: Store, env: NodeJS.ProcessEnv = process.env
 }
 
 /** Opens the database at `dbPath`, rotates its secrets' key, closes it (the `ddsctl secrets rotate` logic). */
-export async function rotateDatabaseSecrets(dbPath: string, env: NodeJS.ProcessEnv = process.env): Promise<RotationReport> {
-  const { openStore } = await import("../store/db.js");
-  const store = openStore(dbPath);
+export async function rotateDatabaseSecrets(location: string, env: NodeJS.ProcessEnv = process.env): Promise<RotationReport> {
+  const { openDatabase } = await import("../store/db.js");
+  const store = await openDatabase(location);
   try {
-    return rotateSecrets(store, env);
+    return await rotateSecrets(store, env);
   } finally {
-    store.close();
+    await store.close();
   }
 }

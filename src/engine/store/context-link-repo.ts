@@ -1,5 +1,4 @@
-import type { Store } from "./db.js";
-import { statements } from "./statements.js";
+import type { Sql } from "./sql.js";
 
 /** A link of a context's graph, current or remembered as removed. */
 export interface ContextLinkRow {
@@ -14,12 +13,11 @@ export interface ContextLinkRow {
  * The whole link graph of one context: the current links between its live records, then
  * the removals still in force (the link is not there, both records are), oldest first.
  */
-export function createContextLinkRepo(store: Store) {
-  const q = statements(store.raw);
+export function createContextLinkRepo(db: Sql) {
   return {
-    linksOfContext(contextId: string): ContextLinkRow[] {
-      return q(
-        `SELECT l.source_record_id AS sourceRecordId, l.name AS relationshipName, l.target_record_id AS targetRecordId, l.created_at AS createdAt, NULL AS removedAt
+    linksOfContext(contextId: string): Promise<ContextLinkRow[]> {
+      return db.all<ContextLinkRow>(
+        `SELECT l.source_record_id AS "sourceRecordId", l.name AS "relationshipName", l.target_record_id AS "targetRecordId", l.created_at AS "createdAt", NULL AS "removedAt"
          FROM relationships l JOIN records s ON s.id = l.source_record_id JOIN records t ON t.id = l.target_record_id
          WHERE l.context_id = ? AND s.deleted_at IS NULL AND t.deleted_at IS NULL
          UNION ALL
@@ -27,8 +25,9 @@ export function createContextLinkRepo(store: Store) {
          FROM relationship_removals r JOIN records s ON s.id = r.source_record_id JOIN records t ON t.id = r.target_record_id
          WHERE r.context_id = ? AND s.deleted_at IS NULL AND t.deleted_at IS NULL
            AND NOT EXISTS (SELECT 1 FROM relationships l WHERE l.source_record_id = r.source_record_id AND l.name = r.name AND l.target_record_id = r.target_record_id)
-         ORDER BY sourceRecordId, relationshipName, targetRecordId`,
-      ).all(contextId, contextId) as ContextLinkRow[];
+         ORDER BY 1, 2, 3`,
+        [contextId, contextId],
+      );
     },
   };
 }

@@ -1,15 +1,15 @@
-import { eq } from "drizzle-orm";
 import type { ListQuery } from "../../contract/list-query.js";
 import { LIST_SPECS } from "../../contract/list-query.js";
-import type { Store } from "./db.js";
 import { listRows, type RowPage } from "./list-sql.js";
+import type { LockOption } from "./model-repo.js";
+import { insertRow, setClause } from "./row-codec.js";
 import { contexts } from "./schema.js";
-import { statements } from "./statements.js";
+import type { Sql } from "./sql.js";
 
 const columns = (p: string) => `${p}id, ${p}workspace, ${p}name, ${p}type, ${p}metadata, ${p}status, ${p}freshness,
-  ${p}evidence_version AS evidenceVersion, ${p}resolved_version AS resolvedVersion, ${p}claimed_by AS claimedBy,
-  ${p}lease_expires_at AS leaseExpiresAt, ${p}created_at AS createdAt, ${p}updated_at AS updatedAt,
-  ${p}resolved_at AS resolvedAt, ${p}deleted_at AS deletedAt`;
+  ${p}evidence_version AS "evidenceVersion", ${p}resolved_version AS "resolvedVersion", ${p}claimed_by AS "claimedBy",
+  ${p}lease_expires_at AS "leaseExpiresAt", ${p}claim_token AS "claimToken", ${p}created_at AS "createdAt", ${p}updated_at AS "updatedAt",
+  ${p}resolved_at AS "resolvedAt", ${p}deleted_at AS "deletedAt"`;
 const CONTEXT_COLUMNS = columns("");
 
 type RawContextRow = Omit<ContextRow, "metadata"> & { metadata: string };
@@ -25,26 +25,40 @@ export interface ContextCounts {
 }
 
 /** Context persistence, scoped to one workspace. */
-export function createContextRepo(store: Store, workspace: string) {
-  const { db, raw } = store;
-  const q = statements(raw);
+export function createContextRepo(db: Sql, workspace: string) {
   return {
-    insert(row: ContextRow): void {
-      db.insert(contexts).values(row).run();
+    async insert(row: ContextRow): Promise<void> {
+      const { sql, params } = insertRow(contexts, row);
+      await db.run(sql, params);
     },
-    get(id: string): ContextRow | undefined {
-      // Hot path (every ingest): a cached prepared statement instead of a built query.
-      const row = q(`SELECT ${CONTEXT_COLUMNS} FROM contexts WHERE workspace = ? AND id = ? AND deleted_at IS NULL`).get(workspace, id.toLowerCase()) as
-        | RawContextRow
-        | undefined;
+    /** A live context; `lock` holds its row until the transaction ends (writers of one context take turns). */
+    async get(id: string, options: LockOption = {}): Promise<ContextRow | undefined> {
+      const row = await db.get<RawContextRow>(
+        `SELECT ${CONTEXT_COLUMNS} FROM contexts WHERE workspace = ? AND id = ? AND deleted_at IS NULL${options.lock ? ` ${db.dialect.forUpdate}` : ""}`,
+        [workspace, id.toLowerCase()],
+      );
       return row ? parseRow(row) : undefined;
     },
-    update(id: string, set: Partial<Omit<ContextRow, "id" | "workspace" | "createdAt">>): void {
-      db.update(contexts).set(set).where(eq(contexts.id, id)).run();
+    /**
+     * Live contexts by id, in one query; with `lock`, their rows are held in id order (so
+     * two writers over the same contexts cannot deadlock) until the transaction ends.
+     */
+    async getMany(ids: readonly string[], options: LockOption = {}): Promise<ContextRow[]> {
+      if (ids.length === 0) return [];
+      const rows = await db.all<RawContextRow>(
+        `SELECT ${CONTEXT_COLUMNS} FROM contexts WHERE workspace = ? AND id IN (${ids.map(() => "?").join(", ")}) AND deleted_at IS NULL
+         ORDER BY id${options.lock ? ` ${db.dialect.forUpdate}` : ""}`,
+        [workspace, ...ids.map((id) => id.toLowerCase())],
+      );
+      return rows.map(parseRow);
     },
-    list(query: ListQuery): RowPage<ContextRow> {
-      const page = listRows<RawContextRow>(
-        raw,
+    async update(id: string, set: Partial<Omit<ContextRow, "id" | "workspace" | "createdAt">>): Promise<void> {
+      const clause = setClause(contexts, set);
+      await db.run(`UPDATE contexts SET ${clause.sql} WHERE id = ?`, [...clause.params, id]);
+    },
+    async list(query: ListQuery): Promise<RowPage<ContextRow>> {
+      const page = await listRows<RawContextRow>(
+        db,
         {
           select: columns("c."),
           from: "contexts c",
@@ -68,22 +82,22 @@ export function createContextRepo(store: Store, workspace: string) {
       return { ...page, rows: page.rows.map(parseRow) };
     },
     /** Record and evaluation counts of one context, for `include=summary`. */
-    counts(id: string): ContextCounts {
-      const byModel = raw
-        .prepare(
-          `SELECT m.name AS name, COUNT(*) AS n FROM records r JOIN models m ON m.id = r.model_id
-           WHERE r.context_id = ? AND r.deleted_at IS NULL GROUP BY m.name ORDER BY m.name`,
-        )
-        .all(id) as { name: string; n: number }[];
-      const ev = raw
-        .prepare(
-          `SELECT COUNT(*) AS total, COALESCE(SUM(e.outcome), 0) AS passed FROM evaluations e
-           JOIN rules r ON r.id = e.rule_id WHERE e.context_id = ? AND r.deleted_at IS NULL`,
-        )
-        .get(id) as { total: number; passed: number };
+    async counts(id: string): Promise<ContextCounts> {
+      const byModel = await db.all<{ name: string; n: number }>(
+        `SELECT m.name AS name, COUNT(*) AS n FROM records r JOIN models m ON m.id = r.model_id
+         WHERE r.context_id = ? AND r.deleted_at IS NULL GROUP BY m.name ORDER BY m.name`,
+        [id],
+      );
+      const ev = await db.get<{ total: number; passed: number }>(
+        `SELECT COUNT(*) AS total, COALESCE(SUM(e.outcome), 0) AS passed FROM evaluations e
+         JOIN rules r ON r.id = e.rule_id WHERE e.context_id = ? AND r.deleted_at IS NULL`,
+        [id],
+      );
+      const total = Number(ev?.total ?? 0);
+      const passed = Number(ev?.passed ?? 0);
       return {
-        recordsByModel: Object.fromEntries(byModel.map((r) => [r.name, r.n])),
-        evaluations: { total: ev.total, passed: ev.passed, failed: ev.total - ev.passed },
+        recordsByModel: Object.fromEntries(byModel.map((r) => [r.name, Number(r.n)])),
+        evaluations: { total, passed, failed: total - passed },
       };
     },
   };

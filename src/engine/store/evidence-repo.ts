@@ -1,8 +1,7 @@
 import type { ListQuery } from "../../contract/list-query.js";
 import { LIST_SPECS } from "../../contract/list-query.js";
-import type { Store } from "./db.js";
 import { listRows, type RowPage } from "./list-sql.js";
-import { statements } from "./statements.js";
+import type { Sql } from "./sql.js";
 
 /** A record row, JSON columns still as text. */
 export interface RecordRow {
@@ -39,13 +38,13 @@ export interface ContributionRow {
   createdBy: string;
 }
 
-const RECORD_SELECT = `r.id, r.workspace, r.context_id AS contextId, r.model_id AS modelId, r.identity_key AS identityKey,
-  r.data, r.sha256, r.issues, r.lineage, r.created_at AS createdAt, r.updated_at AS updatedAt, r.created_by AS createdBy,
+const RECORD_SELECT = `r.id, r.workspace, r.context_id AS "contextId", r.model_id AS "modelId", r.identity_key AS "identityKey",
+  r.data, r.sha256, r.issues, r.lineage, r.created_at AS "createdAt", r.updated_at AS "updatedAt", r.created_by AS "createdBy",
   c.freshness AS freshness`;
-const contributionColumns = (p: string) => `${p}id, ${p}workspace, ${p}context_id AS contextId, ${p}model_id AS modelId,
-  ${p}record_id AS recordId, ${p}source_id AS sourceId, ${p}source_type AS sourceType, ${p}data,
-  ${p}field_confidences AS fieldConfidences, ${p}status, ${p}supersedes, ${p}observed_at AS observedAt,
-  ${p}received_at AS receivedAt, ${p}created_by AS createdBy`;
+const contributionColumns = (p: string) => `${p}id, ${p}workspace, ${p}context_id AS "contextId", ${p}model_id AS "modelId",
+  ${p}record_id AS "recordId", ${p}source_id AS "sourceId", ${p}source_type AS "sourceType", ${p}data,
+  ${p}field_confidences AS "fieldConfidences", ${p}status, ${p}supersedes, ${p}observed_at AS "observedAt",
+  ${p}received_at AS "receivedAt", ${p}created_by AS "createdBy"`;
 const CONTRIBUTION_SELECT = contributionColumns("");
 
 /** A record to insert: new records start unresolved. */
@@ -83,37 +82,77 @@ function placeholders(n: number): string {
   return Array(n).fill("?").join(", ");
 }
 
-function forChunks<T>(items: readonly T[], fn: (chunk: readonly T[]) => void): void {
-  for (let i = 0; i < items.length; i += CHUNK) fn(items.length <= CHUNK ? items : items.slice(i, i + CHUNK));
+async function forChunks<T>(items: readonly T[], fn: (chunk: readonly T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += CHUNK) await fn(items.length <= CHUNK ? items : items.slice(i, i + CHUNK));
 }
 
+/** A record looked up by its identity: context, model and identity key. */
+export interface IdentityKey {
+  contextId: string;
+  modelId: string;
+  identityKey: string;
+}
+
+/** One source's contribution head to look up: the accepted contribution of `sourceId` to `recordId`. */
+export interface SourceKey {
+  recordId: string;
+  sourceId: string;
+}
+
+/**
+ * The lookups of an ingest, by list: each store answers them its fastest way (SQLite one
+ * indexed statement per key, which costs no round trip; PostgreSQL one query for all).
+ */
+export interface EvidenceLookups {
+  /** Ids of live records by identity; keys without a record are absent from the map (keyed by {@link identityMapKey}). */
+  findRecordIds(db: Sql, keys: readonly IdentityKey[]): Promise<Map<string, string>>;
+  /** The accepted contribution of each (record, source) that has one (keyed by {@link sourceMapKey}). */
+  acceptedFromSources(db: Sql, keys: readonly SourceKey[]): Promise<Map<string, string>>;
+}
+
+/** The map key of an identity lookup. */
+export const identityMapKey = (k: IdentityKey): string => `${k.contextId}\u0000${k.modelId}\u0000${k.identityKey}`;
+/** The map key of a source lookup. */
+export const sourceMapKey = (k: SourceKey): string => `${k.recordId}\u0000${k.sourceId}`;
+
 /** Records and contributions, scoped to one workspace. */
-export function createEvidenceRepo(store: Store, workspace: string) {
-  const q = statements(store.raw);
+export function createEvidenceRepo(db: Sql, workspace: string) {
   return {
-    getRecord(id: string): RecordRow | undefined {
-      return q(`SELECT ${RECORD_SELECT} FROM records r JOIN contexts c ON c.id = r.context_id
-        WHERE r.id = ? AND r.workspace = ? AND r.deleted_at IS NULL AND c.deleted_at IS NULL`).get(id.toLowerCase(), workspace) as RecordRow | undefined;
+    getRecord(id: string): Promise<RecordRow | undefined> {
+      return db.get<RecordRow>(
+        `SELECT ${RECORD_SELECT} FROM records r JOIN contexts c ON c.id = r.context_id
+        WHERE r.id = ? AND r.workspace = ? AND r.deleted_at IS NULL AND c.deleted_at IS NULL`,
+        [id.toLowerCase(), workspace],
+      );
     },
-    findRecordId(contextId: string, modelId: string, identityKey: string): string | undefined {
-      return q("SELECT id FROM records WHERE context_id = ? AND model_id = ? AND identity_key = ? AND deleted_at IS NULL")
-        .pluck()
-        .get(contextId, modelId, identityKey) as string | undefined;
+    /** Live records by id (unknown ids are left out). */
+    async getRecords(ids: readonly string[]): Promise<RecordRow[]> {
+      const out: RecordRow[] = [];
+      await forChunks(ids, async (chunk) => {
+        out.push(
+          ...(await db.all<RecordRow>(
+            `SELECT ${RECORD_SELECT} FROM records r JOIN contexts c ON c.id = r.context_id
+            WHERE r.id IN (${placeholders(chunk.length)}) AND r.workspace = ? AND r.deleted_at IS NULL AND c.deleted_at IS NULL`,
+            [...chunk.map((id) => id.toLowerCase()), workspace],
+          )),
+        );
+      });
+      return out;
     },
     /** Inserts new records (data `{}`, not resolved yet), a hundred rows per statement. */
-    insertRecords(records: readonly RecordInsert[]): void {
-      forChunks(records, (chunk) => {
+    insertRecords(records: readonly RecordInsert[]): Promise<void> {
+      return forChunks(records, (chunk) => {
         const params: unknown[] = [];
         for (const r of chunk) params.push(r.id, workspace, r.contextId, r.modelId, r.identityKey, r.sha256, r.now, r.now, r.createdBy);
-        q(rowsSql(RECORD_INSERT, RECORD_VALUES, chunk.length)).run(params);
+        return db.run(rowsSql(RECORD_INSERT, RECORD_VALUES, chunk.length), params);
       });
     },
-    softDeleteRecord(id: string, now: string): void {
-      q("UPDATE records SET deleted_at = ?, updated_at = ? WHERE id = ?").run(now, now, id);
+    async softDeleteRecord(id: string, now: string): Promise<void> {
+      await db.run("UPDATE records SET deleted_at = ?, updated_at = ? WHERE id = ?", [now, now, id]);
     },
-    listRecords(query: ListQuery): RowPage<RecordRow> {
+    listRecords(query: ListQuery): Promise<RowPage<RecordRow>> {
       return listRows<RecordRow>(
-        store.raw,
+        db,
         {
           select: RECORD_SELECT,
           from: "records r JOIN contexts c ON c.id = r.context_id",
@@ -132,53 +171,39 @@ export function createEvidenceRepo(store: Store, workspace: string) {
         query,
       );
     },
-    /**
-     * The accepted contribution of `sourceId` to a record, if any. It is always the last
-     * one inserted for that pair (each insert supersedes the one before), so the index is
-     * read backwards by rowid for one entry instead of checking the pair's whole history
-     * for its status (which grew linearly: 2.5 s of a 1M-line import).
-     */
-    acceptedFromSource(recordId: string, sourceId: string): string | undefined {
-      return q(`SELECT id FROM (SELECT id, status FROM contributions WHERE record_id = ? AND source_id = ? ORDER BY rowid DESC LIMIT 1)
-        WHERE status = 'accepted'`)
-        .pluck()
-        .get(recordId, sourceId) as string | undefined;
-    },
     /** Marks contributions superseded. */
-    markSuperseded(ids: readonly string[]): void {
-      forChunks(ids, (chunk) => {
-        q(`UPDATE contributions SET status = 'superseded' WHERE id IN (${placeholders(chunk.length)})`).run(chunk);
-      });
+    markSuperseded(ids: readonly string[]): Promise<void> {
+      return forChunks(ids, (chunk) => db.run(`UPDATE contributions SET status = 'superseded' WHERE id IN (${placeholders(chunk.length)})`, chunk));
     },
     /** Inserts contributions, a hundred rows per statement. */
-    insertContributions(rows: readonly ContributionInsert[]): void {
-      forChunks(rows, (chunk) => {
+    insertContributions(rows: readonly ContributionInsert[]): Promise<void> {
+      return forChunks(rows, (chunk) => {
         const params: unknown[] = [];
         for (const c of chunk) {
           params.push(c.id, workspace, c.contextId, c.modelId, c.recordId, c.sourceId, c.sourceType, c.data, c.fieldConfidences,
             c.status, c.supersedes, c.observedAt, c.receivedAt, c.createdBy);
         }
-        q(rowsSql(CONTRIBUTION_INSERT, CONTRIBUTION_VALUES, chunk.length)).run(params);
+        return db.run(rowsSql(CONTRIBUTION_INSERT, CONTRIBUTION_VALUES, chunk.length), params);
       });
     },
-    getContribution(id: string): ContributionRow | undefined {
-      return q(`SELECT ${CONTRIBUTION_SELECT} FROM contributions WHERE id = ? AND workspace = ?`).get(id.toLowerCase(), workspace) as ContributionRow | undefined;
+    getContribution(id: string): Promise<ContributionRow | undefined> {
+      return db.get<ContributionRow>(`SELECT ${CONTRIBUTION_SELECT} FROM contributions WHERE id = ? AND workspace = ?`, [id.toLowerCase(), workspace]);
     },
     /** Contributions by id (any order; unknown ids are left out). */
-    getContributions(ids: readonly string[]): ContributionRow[] {
+    async getContributions(ids: readonly string[]): Promise<ContributionRow[]> {
       const out: ContributionRow[] = [];
-      forChunks(ids, (chunk) => {
-        out.push(...(q(`SELECT ${CONTRIBUTION_SELECT} FROM contributions WHERE workspace = ? AND id IN (${placeholders(chunk.length)})`).all(workspace, ...chunk) as ContributionRow[]));
+      await forChunks(ids, async (chunk) => {
+        out.push(...(await db.all<ContributionRow>(`SELECT ${CONTRIBUTION_SELECT} FROM contributions WHERE workspace = ? AND id IN (${placeholders(chunk.length)})`, [workspace, ...chunk])));
       });
       return out;
     },
     /** Every contribution (any status) of a record, oldest first (for lineage listings). */
-    contributionsOfRecord(recordId: string): ContributionRow[] {
-      return q(`SELECT ${CONTRIBUTION_SELECT} FROM contributions WHERE record_id = ? ORDER BY received_at, id`).all(recordId) as ContributionRow[];
+    contributionsOfRecord(recordId: string): Promise<ContributionRow[]> {
+      return db.all<ContributionRow>(`SELECT ${CONTRIBUTION_SELECT} FROM contributions WHERE record_id = ? ORDER BY received_at, id`, [recordId]);
     },
-    listContributions(query: ListQuery): RowPage<ContributionRow> {
+    listContributions(query: ListQuery): Promise<RowPage<ContributionRow>> {
       return listRows<ContributionRow>(
-        store.raw,
+        db,
         {
           select: contributionColumns("k."),
           from: "contributions k JOIN contexts c ON c.id = k.context_id",

@@ -1,5 +1,5 @@
-import type { Store } from "./db.js";
-import { statements } from "./statements.js";
+import type { Sql } from "./sql.js";
+import type { KeyLock, Store } from "./store.js";
 
 /** A finished request's response, as replayed for a repeated key. */
 export interface StoredResponse {
@@ -9,9 +9,22 @@ export interface StoredResponse {
   body: string | null;
 }
 
+/** A key claimed for one run: store its response, or give it back. */
+export interface ClaimedKey {
+  /**
+   * Stores the response so repeats replay it (and frees the in-progress mark). `sealBody`
+   * (an answer that carries a secret) encrypts the body inside the write's transaction.
+   */
+  finish(response: StoredResponse, sealBody?: (body: string) => string): Promise<void>;
+  /** The engine stored the response itself (keyed bulk writes): only free the mark. */
+  done(): Promise<void>;
+  /** Forgets the key (its run failed with a 5xx), so a retry runs again. */
+  release(): Promise<void>;
+}
+
 /** What `begin` found for a key. */
 export type IdempotencyBegin =
-  | { kind: "claimed" }
+  | { kind: "claimed"; claim: ClaimedKey }
   | { kind: "running" }
   | { kind: "replay"; response: StoredResponse; requestHash: string };
 
@@ -22,8 +35,8 @@ export interface IdempotencyTiming {
   /** How long a key is kept (24 h). */
   ttlMs: number;
   /**
-   * After this long a `running` row whose process cannot be told alive or dead (no owner
-   * recorded) is taken as abandoned.
+   * SQLite: after this long a `running` row whose process cannot be told alive or dead (no
+   * owner recorded) is taken as abandoned.
    */
   abandonMs: number;
 }
@@ -56,65 +69,100 @@ interface Row {
   expiresAt: number;
 }
 
+const SELECT = `SELECT state, owner, request_hash AS "requestHash", status, headers, body, created_at AS "createdAt", expires_at AS "expiresAt"
+  FROM idempotency_keys WHERE workspace = ? AND key = ?`;
+const MARK_RUNNING = `INSERT INTO idempotency_keys (workspace, key, request_hash, state, owner, created_at, expires_at) VALUES (?, ?, ?, 'running', ?, ?, ?)
+  ON CONFLICT (workspace, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'running', owner = excluded.owner, status = NULL,
+    headers = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at`;
+
+/** A finished, unexpired row as a replay. */
+function replayOf(row: Row | undefined, now: number): IdempotencyBegin | undefined {
+  if (!row || row.state !== "done" || Number(row.expiresAt) <= now) return undefined;
+  return {
+    kind: "replay",
+    requestHash: row.requestHash,
+    response: { status: Number(row.status ?? 200), headers: row.headers ? (JSON.parse(row.headers) as Record<string, string>) : {}, body: row.body },
+  };
+}
+
 /**
  * Persistence of Idempotency-Key outcomes (table `idempotency_keys`), durable across
- * restarts. Claiming a key is one IMMEDIATE transaction, so two requests with the same
- * key (even in two server processes) cannot both run.
+ * restarts. Who may run a key is decided by the store: on SQLite a `running` row written
+ * in an IMMEDIATE transaction (one file, one writer; a row older than `abandonMs` is taken
+ * as left by a crashed server); on PostgreSQL a session advisory lock held by the node
+ * that runs the request, which dies with that node's session, so a duplicate on another
+ * node is refused exactly while the first runs.
  */
 export function createIdempotencyRepo(store: Store) {
-  const q = statements(store.raw);
+  const db = store.sql;
+  const claimOf = (workspace: string, key: string, requestHash: string, t: IdempotencyTiming, lock?: KeyLock): ClaimedKey => ({
+    async finish(response, sealBody) {
+      try {
+        await db.tx((tx) =>
+          tx.run(
+            `INSERT INTO idempotency_keys (workspace, key, request_hash, state, status, headers, body, created_at, expires_at) VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?)
+             ON CONFLICT (workspace, key) DO UPDATE SET state = 'done', owner = NULL, status = excluded.status, headers = excluded.headers, body = excluded.body`,
+            [
+              workspace,
+              key,
+              requestHash,
+              response.status,
+              JSON.stringify(response.headers),
+              // Sealed inside the transaction: a key rotation (which holds the write lock) is then either before or after it.
+              response.body !== null && sealBody ? sealBody(response.body) : response.body,
+              t.now,
+              t.now + t.ttlMs,
+            ],
+          ),
+        );
+      } finally {
+        await lock?.release();
+      }
+    },
+    done: async () => {
+      await lock?.release();
+    },
+    async release() {
+      try {
+        await db.run("DELETE FROM idempotency_keys WHERE workspace = ? AND key = ? AND state = 'running'", [workspace, key]);
+      } finally {
+        await lock?.release();
+      }
+    },
+  });
   return {
     /**
-     * Claims the key for a new run (marked with `owner`), or reports a finished (replay) or
-     * still running one. `owner` also tells whether another mark's process still lives.
+     * Claims the key for a new run, or reports a finished (replay) or still running one.
+     * On SQLite the `running` row names `owner`, which also tells whether another mark's
+     * process still lives.
      */
-    begin(workspace: string, key: string, requestHash: string, t: IdempotencyTiming, owner?: MarkOwner): IdempotencyBegin {
-      return store.tx(() => {
-        const row = q(
-          "SELECT state, owner, request_hash AS requestHash, status, headers, body, created_at AS createdAt, expires_at AS expiresAt FROM idempotency_keys WHERE workspace = ? AND key = ?",
-        ).get(workspace, key) as Row | undefined;
-        // An expired row is ignored: after the retention the key is new.
-        if (row && row.expiresAt > t.now) {
-          if (row.state === "done") {
-            return {
-              kind: "replay",
-              requestHash: row.requestHash,
-              response: { status: row.status ?? 200, headers: row.headers ? (JSON.parse(row.headers) as Record<string, string>) : {}, body: row.body },
-            };
-          }
-          if (markStands(owner?.isAlive(row.owner), row.createdAt, t)) return { kind: "running" };
+    async begin(workspace: string, key: string, requestHash: string, t: IdempotencyTiming, owner?: MarkOwner): Promise<IdempotencyBegin> {
+      if (store.lockKey) {
+        const lock = await store.lockKey(workspace, key);
+        // Read after taking the mark: a run that finished just before is then visible.
+        const row = await db.get<Row>(SELECT, [workspace, key]);
+        const replay = replayOf(row, t.now);
+        if (!lock) return replay ?? { kind: "running" };
+        if (replay) {
+          await lock.release();
+          return replay;
         }
-        q(
-          `INSERT INTO idempotency_keys (workspace, key, request_hash, state, owner, created_at, expires_at) VALUES (?, ?, ?, 'running', ?, ?, ?)
-           ON CONFLICT(workspace, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'running', owner = excluded.owner, status = NULL,
-             headers = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at`,
-        ).run(workspace, key, requestHash, owner?.id || null, t.now, t.now + t.ttlMs);
-        return { kind: "claimed" };
+        // The lock is the mark: no `running` row to write (or to clean up after a crash).
+        return { kind: "claimed", claim: claimOf(workspace, key, requestHash, t, lock) };
+      }
+      return db.tx(async (tx: Sql) => {
+        const row = await tx.get<Row>(SELECT, [workspace, key]);
+        const replay = replayOf(row, t.now);
+        if (replay) return replay;
+        // An expired row is ignored: after the retention the key is new.
+        if (row && Number(row.expiresAt) > t.now && markStands(owner?.isAlive(row.owner), Number(row.createdAt), t)) return { kind: "running" as const };
+        await tx.run(MARK_RUNNING, [workspace, key, requestHash, owner?.id || null, t.now, t.now + t.ttlMs]);
+        return { kind: "claimed" as const, claim: claimOf(workspace, key, requestHash, t) };
       });
     },
-    /**
-     * Stores the response of a claimed key so repeats replay it. `sealBody` (an answer that
-     * carries a secret) encrypts the body inside the write's transaction.
-     */
-    finish(workspace: string, key: string, response: StoredResponse, sealBody?: (body: string) => string): void {
-      const write = () =>
-        q("UPDATE idempotency_keys SET state = 'done', owner = NULL, status = ?, headers = ?, body = ? WHERE workspace = ? AND key = ?").run(
-          response.status,
-          JSON.stringify(response.headers),
-          response.body !== null && sealBody ? sealBody(response.body) : response.body,
-          workspace,
-          key,
-        );
-      if (sealBody) store.tx(write);
-      else write();
-    },
-    /** Forgets a claimed key (its run failed with a 5xx), so a retry runs again. */
-    release(workspace: string, key: string): void {
-      q("DELETE FROM idempotency_keys WHERE workspace = ? AND key = ?").run(workspace, key);
-    },
     /** Deletes expired keys; returns how many. */
-    purge(now: number): number {
-      return q("DELETE FROM idempotency_keys WHERE expires_at <= ?").run(now).changes;
+    purge(now: number): Promise<number> {
+      return db.run("DELETE FROM idempotency_keys WHERE expires_at <= ?", [now]);
     },
   };
 }

@@ -1,10 +1,9 @@
-import type Database from "better-sqlite3";
 import { errors } from "../../contract/errors.js";
 import type { FilterClause, ListQuery, ListSpec, SortKey } from "../../contract/list-query.js";
 import { checkListQuery, DEFAULT_LIMIT } from "../../contract/list-query.js";
 import { decodeCursor, encodeCursor, type CursorValueKind } from "./list-cursor.js";
 import { cursorKeyOf } from "./settings-repo.js";
-import { statements } from "./statements.js";
+import type { Dialect, Sql } from "./sql.js";
 
 /** How one API field maps onto SQL. `sql` is trusted text from this file's callers only. */
 export interface ColumnSpec {
@@ -37,23 +36,24 @@ export interface RowPage<R> {
 const JSON_KEY = /^[A-Za-z0-9_-]+$/;
 
 /** Reads a page from `source` honouring filters, sort, limit and keyset cursor. */
-export function listRows<R>(raw: Database.Database, source: ListSource, spec: ListSpec, query: ListQuery = {}): RowPage<R> {
+export async function listRows<R>(db: Sql, source: ListSource, spec: ListSpec, query: ListQuery = {}): Promise<RowPage<R>> {
+  const { dialect } = db;
   checkListQuery(spec, query);
   const sort: SortKey[] = query.sort && query.sort.length > 0 ? query.sort : [...spec.defaultSort];
   const where: string[] = [source.where];
   const params: unknown[] = [...source.params];
   for (const f of query.filters ?? []) {
-    const [clause, p] = filterSql(source, f);
+    const [clause, p] = filterSql(dialect, source, f);
     where.push(clause);
     params.push(...p);
   }
-  const keys = sort.map((s) => ({ expr: sortExpr(source, s.field), desc: s.desc }));
+  const keys = sort.map((s) => ({ expr: sortExpr(dialect, source, s.field), desc: s.desc }));
   // A cursor is signed for its list and sort order, and its values must be of the kinds
   // the sort keys read: a forged or foreign cursor is a 400, never SQL parameters.
   const scope = `${source.from}|${sort.map((s) => `${s.desc ? "-" : ""}${s.field}`).join(",")}`;
-  const kinds: CursorValueKind[] = [...sort.map((s) => cursorKind(source, s.field)), "text"];
+  const kinds: CursorValueKind[] = [...sort.map((s) => cursorKind(dialect, source, s.field)), "text"];
   if (query.cursor) {
-    const values = decodeCursor(cursorKeyOf(raw), scope, query.cursor, kinds);
+    const values = decodeCursor(await cursorKeyOf(db), scope, query.cursor, kinds);
     const [clause, p] = keysetSql(keys, source.id, values);
     where.push(clause);
     params.push(...p);
@@ -62,20 +62,21 @@ export function listRows<R>(raw: Database.Database, source: ListSource, spec: Li
   const order = [...keys.map((k) => `${k.expr} ${k.desc ? "DESC" : "ASC"}`), `${source.id} ASC`].join(", ");
   const sortSelect = keys.map((k, i) => `${k.expr} AS __k${i}`).join(", ");
   const text = `SELECT ${source.select}${sortSelect ? `, ${sortSelect}` : ""}, ${source.id} AS __id FROM ${source.from} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ?`;
-  // Cached by text: a list's SQL varies only with its filters and sort, and a lookup by
-  // name repeated per imported context paid a prepare each time.
-  const rows = statements(raw)(text).all(...params, limit + 1) as (R & Record<string, unknown>)[];
+  // Prepared once per text by the store: a list's SQL varies only with its filters and
+  // sort, and a lookup by name repeated per imported context paid a prepare each time.
+  const rows = await db.all<R & Record<string, unknown>>(text, [...params, limit + 1]);
   const hasNextPage = rows.length > limit;
   const pageRows = hasNextPage ? rows.slice(0, limit) : rows;
   let nextCursor: string | null = null;
   if (hasNextPage) {
     const last = pageRows[pageRows.length - 1];
-    nextCursor = encodeCursor(cursorKeyOf(raw), scope, [...keys.map((_, i) => last[`__k${i}`]), last.__id]);
+    nextCursor = encodeCursor(await cursorKeyOf(db), scope, [...keys.map((_, i) => last[`__k${i}`]), last.__id]);
   }
   return { rows: pageRows, nextCursor, hasNextPage };
 }
 
-function column(source: ListSource, field: string): ColumnSpec {
+/** A column, or a JSON key path (`metadata.region`) as `{ sql, kind }` and its JSON forms. */
+function column(dialect: Dialect, source: ListSource, field: string): ColumnSpec & { text?: string } {
   const col = source.columns[field];
   if (col) return col;
   const dot = field.indexOf(".");
@@ -85,25 +86,22 @@ function column(source: ListSource, field: string): ColumnSpec {
     if (!segments.every((s) => JSON_KEY.test(s))) {
       throw errors.invalid(`filter field "${field}": keys may use letters, digits, '_' and '-' only`);
     }
-    // The JSON path is inlined, but only after the strict check above. A stored value
-    // SQLite cannot read (nested past its 1,000 levels, from before the depth limit) reads
-    // as no value: one such row must not turn every filter of the workspace into an error.
-    const path = `'$.${segments.map((s) => `"${s}"`).join(".")}'`;
-    return { sql: `(CASE WHEN json_valid(${jsonCol}) THEN json_extract(${jsonCol}, ${path}) END)`, kind: "text" };
+    // The path is inlined by the dialect, but only after the strict check above.
+    return { sql: dialect.jsonPath(jsonCol, segments), text: dialect.jsonText(jsonCol, segments), kind: "text" };
   }
   throw errors.invalid(`unknown field "${field}"`);
 }
 
-function sortExpr(source: ListSource, field: string): string {
-  const col = column(source, field);
+function sortExpr(dialect: Dialect, source: ListSource, field: string): string {
+  const col = column(dialect, source, field);
   // NULLs are sorted as the empty string so the keyset comparison stays total.
-  return col.kind === "text" ? `COALESCE(${col.sql}, '')` : `COALESCE(${col.sql}, 0)`;
+  return col.kind === "text" ? `COALESCE(${col.text ?? col.sql}, '')` : `COALESCE(${col.sql}, 0)`;
 }
 
 /** The kind of keyset value a sort field yields (see sortExpr). */
-function cursorKind(source: ListSource, field: string): CursorValueKind {
+function cursorKind(dialect: Dialect, source: ListSource, field: string): CursorValueKind {
   if (isJsonColumn(source, field)) return "scalar";
-  return column(source, field).kind === "text" ? "text" : "number";
+  return column(dialect, source, field).kind === "text" ? "text" : "number";
 }
 
 function isJsonColumn(source: ListSource, field: string): boolean {
@@ -128,18 +126,18 @@ function typed(col: ColumnSpec, field: string, value: string): unknown {
 }
 
 /** For JSON values, "5" may be the number 5 or the string "5"; "true" a boolean or a string. */
-function jsonCandidates(value: string): unknown[] {
-  const out: unknown[] = [value];
-  if (value.trim() !== "" && Number.isFinite(Number(value))) out.push(Number(value));
-  if (value === "true") out.push(1);
-  if (value === "false") out.push(0);
+function jsonCandidates(dialect: Dialect, value: string): unknown[] {
+  const out: unknown[] = [dialect.jsonValue(value)];
+  if (value.trim() !== "" && Number.isFinite(Number(value))) out.push(dialect.jsonValue(Number(value)));
+  if (value === "true") out.push(dialect.jsonValue(true));
+  if (value === "false") out.push(dialect.jsonValue(false));
   return out;
 }
 
-function filterSql(source: ListSource, f: FilterClause): [string, unknown[]] {
-  const col = column(source, f.field);
+function filterSql(dialect: Dialect, source: ListSource, f: FilterClause): [string, unknown[]] {
+  const col = column(dialect, source, f.field);
   const json = isJsonColumn(source, f.field);
-  const values = (v: string): unknown[] => (json ? jsonCandidates(v) : [typed(col, f.field, v)]);
+  const values = (v: string): unknown[] => (json ? jsonCandidates(dialect, v) : [typed(col, f.field, v)]);
   switch (f.op) {
     case "eq": {
       const v = values(f.value);
@@ -154,11 +152,11 @@ function filterSql(source: ListSource, f: FilterClause): [string, unknown[]] {
       return [`${col.sql} IN (${v.map(() => "?").join(",")})`, v];
     }
     case "contains":
-      return [`instr(lower(CAST(${col.sql} AS TEXT)), lower(?)) > 0`, [f.value]];
+      return [dialect.containsText(col.text ?? col.sql), [f.value]];
     default: {
       const op = { gt: ">", gte: ">=", lt: "<", lte: "<=" }[f.op];
       const n = Number(f.value);
-      const v = json && f.value.trim() !== "" && Number.isFinite(n) ? n : typed(col, f.field, f.value);
+      const v = json ? dialect.jsonValue(f.value.trim() !== "" && Number.isFinite(n) ? n : f.value) : typed(col, f.field, f.value);
       return [`${col.sql} ${op} ?`, [v]];
     }
   }

@@ -1,10 +1,10 @@
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { ListQuery } from "../../contract/list-query.js";
 import { LIST_SPECS } from "../../contract/list-query.js";
 import type { StoredField, StoredModel } from "../models/model-types.js";
-import type { Store } from "./db.js";
 import { listRows, type RowPage } from "./list-sql.js";
+import { decodeRow, insertRow, setClause } from "./row-codec.js";
 import { fields, models } from "./schema.js";
+import type { Sql } from "./sql.js";
 
 type ModelRow = typeof models.$inferSelect;
 type FieldRow = typeof fields.$inferSelect;
@@ -42,65 +42,71 @@ function toStoredModel(r: ModelRow, fieldRows: FieldRow[]): StoredModel {
   };
 }
 
-function liveFields(store: Store, modelIds: string[]): FieldRow[] {
+const inList = (n: number) => Array(n).fill("?").join(", ");
+
+async function modelRows(db: Sql, where: string, params: unknown[], lock = false): Promise<ModelRow[]> {
+  const rows = await db.all(`SELECT * FROM models WHERE ${where}${lock ? ` ${db.dialect.forUpdate}` : ""}`, params);
+  return rows.map((r) => decodeRow<ModelRow>(models, r));
+}
+
+async function liveFields(db: Sql, modelIds: string[]): Promise<FieldRow[]> {
   if (modelIds.length === 0) return [];
-  return store.db
-    .select()
-    .from(fields)
-    .where(and(inArray(fields.modelId, modelIds), isNull(fields.deletedAt)))
-    .orderBy(asc(fields.position))
-    .all();
+  const rows = await db.all(`SELECT * FROM fields WHERE model_id IN (${inList(modelIds.length)}) AND deleted_at IS NULL ORDER BY position`, modelIds);
+  return rows.map((r) => decodeRow<FieldRow>(fields, r));
+}
+
+async function withFields(db: Sql, rows: ModelRow[]): Promise<StoredModel[]> {
+  const fr = await liveFields(db, rows.map((r) => r.id));
+  return rows.map((r) => toStoredModel(r, fr));
+}
+
+/** Options of a read that precedes a change: `lock` holds the row (PostgreSQL) until the transaction ends. */
+export interface LockOption {
+  lock?: boolean;
 }
 
 /** Model persistence, scoped to one workspace. */
-export function createModelRepo(store: Store, workspace: string) {
-  const { db } = store;
-  const live = (id: string) => and(eq(models.workspace, workspace), eq(models.id, id), isNull(models.deletedAt));
+export function createModelRepo(db: Sql, workspace: string) {
+  const one = async (where: string, params: unknown[], lock?: boolean): Promise<StoredModel | undefined> => {
+    const rows = await modelRows(db, `workspace = ? AND ${where} AND deleted_at IS NULL`, [workspace, ...params], lock);
+    return rows.length === 0 ? undefined : (await withFields(db, rows))[0];
+  };
   return {
-    insert(model: StoredModel): void {
-      db.insert(models)
-        .values({
-          id: model.id,
-          workspace,
-          name: model.name,
-          description: model.description,
-          status: model.status,
-          version: model.version,
-          identity: model.identity,
-          relationships: model.relationships,
-          compiled: null,
-          createdAt: model.createdAt,
-          updatedAt: model.updatedAt,
-        })
-        .run();
-      for (const f of model.fields) this.insertField(f);
+    async insert(model: StoredModel): Promise<void> {
+      const { sql, params } = insertRow(models, {
+        id: model.id,
+        workspace,
+        name: model.name,
+        description: model.description,
+        status: model.status,
+        version: model.version,
+        identity: model.identity,
+        relationships: model.relationships,
+        compiled: null,
+        createdAt: model.createdAt,
+        updatedAt: model.updatedAt,
+      });
+      await db.run(sql, params);
+      for (const f of model.fields) await this.insertField(f);
     },
-    insertField(f: StoredField): void {
-      db.insert(fields)
-        .values({ ...f, workspace, validation: f.validation, resolution: f.resolution, computed: f.computed })
-        .run();
+    async insertField(f: StoredField): Promise<void> {
+      const { sql, params } = insertRow(fields, { ...f, workspace, deletedAt: null });
+      await db.run(sql, params);
     },
-    get(id: string): StoredModel | undefined {
-      const row = db.select().from(models).where(live(id.toLowerCase())).get();
-      return row ? toStoredModel(row, liveFields(store, [row.id])) : undefined;
+    /** A live model; `lock` holds its row until the transaction ends (before a change). */
+    get(id: string, options: LockOption = {}): Promise<StoredModel | undefined> {
+      return one("id = ?", [id.toLowerCase()], options.lock);
     },
-    getByName(name: string): StoredModel | undefined {
-      const row = db
-        .select()
-        .from(models)
-        .where(and(eq(models.workspace, workspace), eq(models.name, name), isNull(models.deletedAt)))
-        .get();
-      return row ? toStoredModel(row, liveFields(store, [row.id])) : undefined;
+    getByName(name: string): Promise<StoredModel | undefined> {
+      return one("name = ?", [name]);
     },
     /** Every non-deleted model of the workspace, fields included. */
-    all(): StoredModel[] {
-      const rows = db.select().from(models).where(and(eq(models.workspace, workspace), isNull(models.deletedAt))).all();
-      const fr = liveFields(store, rows.map((r) => r.id));
-      return rows.map((r) => toStoredModel(r, fr));
+    async all(): Promise<StoredModel[]> {
+      return withFields(db, await modelRows(db, "workspace = ? AND deleted_at IS NULL", [workspace]));
     },
-    list(query: ListQuery): RowPage<StoredModel> {
-      const page = listRows<ModelRow & Record<string, unknown>>(
-        store.raw,
+    async list(query: ListQuery): Promise<RowPage<StoredModel>> {
+      const page = await listRows<{ id: string }>(
+        db,
         {
           select: "m.id",
           from: "models m",
@@ -119,33 +125,33 @@ export function createModelRepo(store: Store, workspace: string) {
         query,
       );
       // Two queries for the whole page (models, then all their fields), not two per model.
-      const ids = page.rows.map((r) => r.id as string);
-      const found = ids.length === 0 ? [] : db.select().from(models).where(inArray(models.id, ids)).all();
-      const fr = liveFields(store, ids);
-      const byId = new Map(found.map((r) => [r.id, toStoredModel(r, fr)]));
+      const ids = page.rows.map((r) => r.id);
+      const found = ids.length === 0 ? [] : await withFields(db, await modelRows(db, `id IN (${inList(ids.length)})`, ids));
+      const byId = new Map(found.map((m) => [m.id, m]));
       return { ...page, rows: ids.map((id) => byId.get(id)!) };
     },
-    update(id: string, set: Partial<Pick<ModelRow, "name" | "description" | "status" | "version" | "identity" | "relationships" | "compiled" | "updatedAt" | "deletedAt">>): void {
-      db.update(models).set(set).where(eq(models.id, id)).run();
+    async update(id: string, set: Partial<Pick<ModelRow, "name" | "description" | "status" | "version" | "identity" | "relationships" | "compiled" | "updatedAt" | "deletedAt">>): Promise<void> {
+      const clause = setClause(models, set);
+      await db.run(`UPDATE models SET ${clause.sql} WHERE id = ?`, [...clause.params, id]);
     },
-    updateField(id: string, set: Partial<Omit<FieldRow, "id" | "workspace" | "modelId" | "createdAt">>): void {
-      db.update(fields).set(set).where(eq(fields.id, id)).run();
+    async updateField(id: string, set: Partial<Omit<FieldRow, "id" | "workspace" | "modelId" | "createdAt">>): Promise<void> {
+      const clause = setClause(fields, set);
+      await db.run(`UPDATE fields SET ${clause.sql} WHERE id = ?`, [...clause.params, id]);
     },
     /** A live field of a live model of this workspace, by fieldId. */
-    getField(fieldId: string): StoredField | undefined {
-      const row = db
-        .select({ f: fields })
-        .from(fields)
-        .innerJoin(models, eq(models.id, fields.modelId))
-        .where(and(eq(fields.id, fieldId.toLowerCase()), eq(fields.workspace, workspace), isNull(fields.deletedAt), isNull(models.deletedAt)))
-        .get();
-      return row ? toStoredField(row.f) : undefined;
+    async getField(fieldId: string): Promise<StoredField | undefined> {
+      const row = await db.get(
+        `SELECT f.* FROM fields f JOIN models m ON m.id = f.model_id
+         WHERE f.id = ? AND f.workspace = ? AND f.deleted_at IS NULL AND m.deleted_at IS NULL`,
+        [fieldId.toLowerCase(), workspace],
+      );
+      return row ? toStoredField(decodeRow<FieldRow>(fields, row)) : undefined;
     },
-    listFields(query: ListQuery): RowPage<StoredField> {
-      const page = listRows<FieldRow & Record<string, unknown>>(
-        store.raw,
+    async listFields(query: ListQuery): Promise<RowPage<StoredField>> {
+      const page = await listRows<Record<string, unknown>>(
+        db,
         {
-          select: "f.id, f.workspace, f.model_id AS modelId, f.name, f.type, f.description, f.required, f.validation, f.resolution, f.computed, f.position, f.created_at AS createdAt, f.updated_at AS updatedAt",
+          select: "f.*",
           from: "fields f JOIN models m ON m.id = f.model_id",
           where: "f.workspace = ? AND f.deleted_at IS NULL AND m.deleted_at IS NULL",
           params: [workspace],
@@ -162,27 +168,16 @@ export function createModelRepo(store: Store, workspace: string) {
         LIST_SPECS.fields,
         query,
       );
-      const rows = page.rows.map((r) =>
-        toStoredField({
-          ...r,
-          required: Boolean(r.required),
-          validation: r.validation ? JSON.parse(r.validation as unknown as string) : null,
-          resolution: r.resolution ? JSON.parse(r.resolution as unknown as string) : null,
-          computed: r.computed ? JSON.parse(r.computed as unknown as string) : null,
-        } as FieldRow),
-      );
-      return { ...page, rows };
+      return { ...page, rows: page.rows.map((r) => toStoredField(decodeRow<FieldRow>(fields, r))) };
     },
     /** Number of live records of a model (delete precondition). */
-    countLiveRecords(modelId: string): number {
-      return store.raw
-        .prepare("SELECT COUNT(*) AS n FROM records WHERE model_id = ? AND deleted_at IS NULL")
-        .pluck()
-        .get(modelId) as number;
+    async countLiveRecords(modelId: string): Promise<number> {
+      const row = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM records WHERE model_id = ? AND deleted_at IS NULL", [modelId]);
+      return Number(row?.n ?? 0);
     },
-    nextPosition(modelId: string): number {
-      const n = store.raw.prepare("SELECT COALESCE(MAX(position), -1) + 1 FROM fields WHERE model_id = ?").pluck().get(modelId);
-      return n as number;
+    async nextPosition(modelId: string): Promise<number> {
+      const row = await db.get<{ n: number }>("SELECT COALESCE(MAX(position), -1) + 1 AS n FROM fields WHERE model_id = ?", [modelId]);
+      return Number(row?.n ?? 0);
     },
   };
 }

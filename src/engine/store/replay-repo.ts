@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Store } from "./db.js";
-import { statements } from "./statements.js";
+import type { Sql } from "./sql.js";
 
 /** How long a key is remembered (the interface's 24 hours). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -8,7 +7,8 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** How a keyed call's result is stored and rebuilt. */
 export interface ReplayCodec<T> {
   store(result: T): unknown;
-  load(stored: unknown): T;
+  /** Rebuilds the result, reading through `db` (the caller's transaction, or the store). */
+  load(stored: unknown, db: Sql): T | Promise<T>;
 }
 
 /** The replay repository type. */
@@ -19,8 +19,7 @@ export type ReplayRepo = ReturnType<typeof createReplayRepo>;
  * transaction as its writes (table `idempotency_keys`, shared with the HTTP layer, so a
  * key means one thing in a workspace whichever door it came through).
  */
-export function createReplayRepo(store: Store, workspace: string) {
-  const q = statements(store.raw);
+export function createReplayRepo(workspace: string) {
   const codecs = new Map<string, ReplayCodec<unknown>>();
   const hashOf = (what: string) => createHash("sha256").update(what).digest("hex");
   return {
@@ -32,34 +31,35 @@ export function createReplayRepo(store: Store, workspace: string) {
      * The JSON a keyed call answered, from a stored row (the HTTP layer replays rows the
      * engine stored): rebuilt by the codec registered for the row's call, else as stored.
      */
-    expand(requestHash: string, body: string): string {
+    async expand(db: Sql, requestHash: string, body: string): Promise<string> {
       const codec = codecs.get(requestHash);
-      return codec ? JSON.stringify(codec.load(JSON.parse(body))) : body;
+      return codec ? JSON.stringify(await codec.load(JSON.parse(body), db)) : body;
     },
     /**
-     * Runs `fn` once per key: a live key returns the stored result instead. A codec
-     * registered for `what` stores a smaller form of the result (ids in place of rows the
-     * database already holds) and rebuilds the result from it on replay.
+     * Runs `fn` once per key, inside `tx` (the transaction of its writes): a live key
+     * returns the stored result instead. The key is locked first (on PostgreSQL a
+     * transaction advisory lock; SQLite's write transaction holds the file), so the same
+     * key sent twice at once runs once and the second replays. A codec registered for
+     * `what` stores a smaller form of the result (ids in place of rows the database
+     * already holds) and rebuilds the result from it on replay.
      */
-    once<T>(key: string, what: string, fn: () => T): T {
+    async once<T>(tx: Sql, key: string, what: string, fn: () => Promise<T>): Promise<T> {
       const hash = hashOf(what);
       const codec = codecs.get(hash) as ReplayCodec<T> | undefined;
-      return store.tx(() => {
-        const now = Date.now();
-        const hit = q("SELECT body FROM idempotency_keys WHERE workspace = ? AND key = ? AND state = 'done' AND expires_at > ?").pluck().get(workspace, key, now) as
-          | string
-          | undefined;
-        if (hit !== undefined) return codec ? codec.load(JSON.parse(hit)) : (JSON.parse(hit) as T);
-        const result = fn();
-        const body = JSON.stringify(codec ? codec.store(result) : result);
-        q(
-          `INSERT INTO idempotency_keys (workspace, key, request_hash, state, status, headers, body, created_at, expires_at)
-           VALUES (?, ?, ?, 'done', 200, '{}', ?, ?, ?)
-           ON CONFLICT(workspace, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'done', status = 200, headers = '{}',
-             body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
-        ).run(workspace, key, hash, body, now, now + IDEMPOTENCY_TTL_MS);
-        return result;
-      });
+      if (tx.dialect.lockKey) await tx.run(tx.dialect.lockKey, [`${workspace}\n${key}`]);
+      const now = Date.now();
+      const hit = await tx.get<{ body: string }>("SELECT body FROM idempotency_keys WHERE workspace = ? AND key = ? AND state = 'done' AND expires_at > ?", [workspace, key, now]);
+      if (hit !== undefined) return codec ? codec.load(JSON.parse(hit.body), tx) : (JSON.parse(hit.body) as T);
+      const result = await fn();
+      const body = JSON.stringify(codec ? codec.store(result) : result);
+      await tx.run(
+        `INSERT INTO idempotency_keys (workspace, key, request_hash, state, status, headers, body, created_at, expires_at)
+         VALUES (?, ?, ?, 'done', 200, '{}', ?, ?, ?)
+         ON CONFLICT (workspace, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'done', status = 200, headers = '{}',
+           body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+        [workspace, key, hash, body, now, now + IDEMPOTENCY_TTL_MS],
+      );
+      return result;
     },
   };
 }

@@ -1,10 +1,10 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { ListQuery } from "../../contract/list-query.js";
 import { LIST_SPECS } from "../../contract/list-query.js";
-import type { Store } from "./db.js";
 import { listRows, type RowPage } from "./list-sql.js";
+import type { LockOption } from "./model-repo.js";
+import { decodeRow, insertRow, setClause } from "./row-codec.js";
 import { rules } from "./schema.js";
-import { statements } from "./statements.js";
+import type { Sql } from "./sql.js";
 
 /** A rule row. */
 export type RuleRow = typeof rules.$inferSelect;
@@ -25,32 +25,35 @@ export interface EvaluationRow {
   computedAt: string;
 }
 
-const EVALUATION_SELECT = `e.id, e.rule_id AS ruleId, e.context_id AS contextId, r.name AS ruleName, r.category, r.severity,
-  c.freshness, e.outcome, e.trace, e.rule_version AS ruleVersion, r.version AS currentVersion, e.computed_at AS computedAt`;
+const EVALUATION_SELECT = `e.id, e.rule_id AS "ruleId", e.context_id AS "contextId", r.name AS "ruleName", r.category, r.severity,
+  c.freshness, e.outcome, e.trace, e.rule_version AS "ruleVersion", r.version AS "currentVersion", e.computed_at AS "computedAt"`;
 
 /** Rules and evaluations, scoped to one workspace. */
-export function createRuleRepo(store: Store, workspace: string) {
-  const { db } = store;
-  const q = statements(store.raw);
+export function createRuleRepo(db: Sql, workspace: string) {
+  const some = async (where: string, params: unknown[], suffix = ""): Promise<RuleRow[]> =>
+    (await db.all(`SELECT * FROM rules WHERE ${where}${suffix}`, params)).map((r) => decodeRow<RuleRow>(rules, r));
   return {
-    insert(row: RuleRow): void {
-      db.insert(rules).values(row).run();
+    async insert(row: RuleRow): Promise<void> {
+      const { sql, params } = insertRow(rules, row);
+      await db.run(sql, params);
     },
-    get(id: string): RuleRow | undefined {
-      return db.select().from(rules).where(and(eq(rules.workspace, workspace), eq(rules.id, id.toLowerCase()), isNull(rules.deletedAt))).get();
+    /** A live rule; `lock` holds its row until the transaction ends (before a change). */
+    async get(id: string, options: LockOption = {}): Promise<RuleRow | undefined> {
+      return (await some("workspace = ? AND id = ? AND deleted_at IS NULL", [workspace, id.toLowerCase()], options.lock ? ` ${db.dialect.forUpdate}` : ""))[0];
     },
-    getByName(name: string): RuleRow | undefined {
-      return db.select().from(rules).where(and(eq(rules.workspace, workspace), eq(rules.name, name), isNull(rules.deletedAt))).get();
+    async getByName(name: string): Promise<RuleRow | undefined> {
+      return (await some("workspace = ? AND name = ? AND deleted_at IS NULL", [workspace, name]))[0];
     },
-    all(): RuleRow[] {
-      return db.select().from(rules).where(and(eq(rules.workspace, workspace), isNull(rules.deletedAt))).all();
+    all(): Promise<RuleRow[]> {
+      return some("workspace = ? AND deleted_at IS NULL", [workspace]);
     },
-    update(id: string, set: Partial<Omit<RuleRow, "id" | "workspace" | "createdAt">>): void {
-      db.update(rules).set(set).where(eq(rules.id, id)).run();
+    async update(id: string, set: Partial<Omit<RuleRow, "id" | "workspace" | "createdAt">>): Promise<void> {
+      const clause = setClause(rules, set);
+      await db.run(`UPDATE rules SET ${clause.sql} WHERE id = ?`, [...clause.params, id]);
     },
-    list(query: ListQuery): RowPage<RuleRow> {
-      const page = listRows<{ id: string }>(
-        store.raw,
+    async list(query: ListQuery): Promise<RowPage<RuleRow>> {
+      const page = await listRows<{ id: string }>(
+        db,
         {
           select: "r.id",
           from: "rules r",
@@ -72,12 +75,12 @@ export function createRuleRepo(store: Store, workspace: string) {
       );
       // One query for the page's rules, in page order.
       const ids = page.rows.map((r) => r.id);
-      const found = ids.length === 0 ? [] : db.select().from(rules).where(inArray(rules.id, ids)).all();
+      const found = ids.length === 0 ? [] : await some(`id IN (${ids.map(() => "?").join(", ")})`, ids);
       const byId = new Map(found.map((r) => [r.id, r]));
       return { ...page, rows: ids.map((id) => byId.get(id)!) };
     },
     /** Evaluations, optionally narrowed to one context or one rule. */
-    listEvaluations(query: ListQuery, scope: { contextId?: string; ruleId?: string }): RowPage<EvaluationRow> {
+    listEvaluations(query: ListQuery, scope: { contextId?: string; ruleId?: string }): Promise<RowPage<EvaluationRow>> {
       const where = ["e.workspace = ?", "r.deleted_at IS NULL", "r.status = 'active'", "c.deleted_at IS NULL"];
       const params: unknown[] = [workspace];
       if (scope.contextId) {
@@ -89,7 +92,7 @@ export function createRuleRepo(store: Store, workspace: string) {
         params.push(scope.ruleId);
       }
       return listRows<EvaluationRow>(
-        store.raw,
+        db,
         {
           select: EVALUATION_SELECT,
           from: "evaluations e JOIN rules r ON r.id = e.rule_id JOIN contexts c ON c.id = e.context_id",
@@ -112,13 +115,12 @@ export function createRuleRepo(store: Store, workspace: string) {
         query,
       );
     },
-    getEvaluation(contextId: string, ruleId: string): EvaluationRow | undefined {
-      return q(`SELECT ${EVALUATION_SELECT} FROM evaluations e JOIN rules r ON r.id = e.rule_id JOIN contexts c ON c.id = e.context_id
-        WHERE e.workspace = ? AND e.context_id = ? AND e.rule_id = ? AND r.deleted_at IS NULL AND r.status = 'active'`).get(
-        workspace,
-        contextId,
-        ruleId,
-      ) as EvaluationRow | undefined;
+    getEvaluation(contextId: string, ruleId: string): Promise<EvaluationRow | undefined> {
+      return db.get<EvaluationRow>(
+        `SELECT ${EVALUATION_SELECT} FROM evaluations e JOIN rules r ON r.id = e.rule_id JOIN contexts c ON c.id = e.context_id
+        WHERE e.workspace = ? AND e.context_id = ? AND e.rule_id = ? AND r.deleted_at IS NULL AND r.status = 'active'`,
+        [workspace, contextId, ruleId],
+      );
     },
   };
 }

@@ -1,8 +1,10 @@
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
- * drizzle's view of the tables created by `migrations/`. A test compares the two, so a
- * column added to one and not the other fails CI.
+ * drizzle's view of the tables both stores create (`sqlite/migrations/`,
+ * `postgres/migrations/`): the row types and the value encodings (JSON text, 0/1 booleans)
+ * the repositories share. A test compares it with each migrated schema, so a column added
+ * to one and not the others fails CI.
  */
 const audit = {
   createdAt: text("created_at").notNull(),
@@ -55,6 +57,7 @@ export const contexts = sqliteTable("contexts", {
   resolvedVersion: integer("resolved_version").notNull().default(0),
   claimedBy: text("claimed_by"),
   leaseExpiresAt: integer("lease_expires_at"),
+  claimToken: integer("claim_token").notNull().default(0),
   resolvedAt: text("resolved_at"),
   ...audit,
 });

@@ -1,5 +1,6 @@
-import type { Store } from "./db.js";
-import { statements } from "./statements.js";
+import type { SqliteStore } from "./sqlite/sqlite-store.js";
+import type { Sql } from "./sql.js";
+import type { Store } from "./store.js";
 
 /** A stored value that holds a secret, addressed by its row. */
 export interface SecretRow {
@@ -15,35 +16,40 @@ export interface SecretRow {
  * replay copies of answers that showed one (sealed bodies, or clear ones from before).
  */
 export function createSecretRowsRepo(store: Store) {
-  const q = statements(store.raw);
   return {
-    all(): SecretRow[] {
-      const hooks = q("SELECT id AS ref, secret AS value FROM webhooks").all() as { ref: string; value: string }[];
-      const replays = q(
-        `SELECT workspace || char(0) || key AS ref, body AS value FROM idempotency_keys
+    async all(db: Sql = store.sql): Promise<SecretRow[]> {
+      const hooks = await db.all<{ ref: string; value: string }>("SELECT id AS ref, secret AS value FROM webhooks");
+      const replays = await db.all<{ workspace: string; key: string; value: string }>(
+        `SELECT workspace, key, body AS value FROM idempotency_keys
          WHERE body LIKE 'enc:v1:%' OR body LIKE '%"secret":"whsec\\_%' ESCAPE '\\'`,
-      ).all() as { ref: string; value: string }[];
-      return [...hooks.map((r) => ({ table: "webhooks" as const, ...r })), ...replays.map((r) => ({ table: "idempotency_keys" as const, ...r }))];
+      );
+      return [
+        ...hooks.map((r) => ({ table: "webhooks" as const, ...r })),
+        ...replays.map((r) => ({ table: "idempotency_keys" as const, ref: `${r.workspace}\u0000${r.key}`, value: r.value })),
+      ];
     },
-    update(row: SecretRow, value: string): void {
+    async update(db: Sql, row: SecretRow, value: string): Promise<void> {
       if (row.table === "webhooks") {
-        q("UPDATE webhooks SET secret = ? WHERE id = ?").run(value, row.ref);
+        await db.run("UPDATE webhooks SET secret = ? WHERE id = ?", [value, row.ref]);
       } else {
         const [workspace, key] = row.ref.split("\u0000");
-        q("UPDATE idempotency_keys SET body = ? WHERE workspace = ? AND key = ?").run(value, workspace, key);
+        await db.run("UPDATE idempotency_keys SET body = ? WHERE workspace = ? AND key = ?", [value, workspace, key]);
       }
     },
     /**
-     * Overwrites freed space while `fn` runs and checkpoints the WAL afterwards, so a clear
-     * value replaced by its sealed form leaves no copy in the database files.
+     * SQLite: overwrites freed space while `fn` runs and checkpoints the WAL afterwards, so
+     * a clear value replaced by its sealed form leaves no copy in the database files.
+     * (PostgreSQL reclaims old row versions with VACUUM, which its operator schedules.)
      */
-    scrubbing<T>(fn: () => T): T {
-      store.raw.pragma("secure_delete = ON");
+    async scrubbing<T>(fn: () => Promise<T>): Promise<T> {
+      if (store.kind !== "sqlite") return fn();
+      const raw = (store as SqliteStore).raw;
+      raw.pragma("secure_delete = ON");
       try {
-        return fn();
+        return await fn();
       } finally {
-        store.raw.pragma("secure_delete = OFF");
-        store.raw.pragma("wal_checkpoint(TRUNCATE)");
+        raw.pragma("secure_delete = OFF");
+        raw.pragma("wal_checkpoint(TRUNCATE)");
       }
     },
   };

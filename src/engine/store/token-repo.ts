@@ -1,5 +1,4 @@
-import type { Store } from "./db.js";
-import { statements } from "./statements.js";
+import type { Sql } from "./sql.js";
 
 /** A stored API token, without its hash (the hash never leaves this module but for lookups). */
 export interface TokenRow {
@@ -22,7 +21,7 @@ interface RawRow {
   revokedAt: string | null;
 }
 
-const COLUMNS = "id, workspace, name, scopes, created_at AS createdAt, last_used_at AS lastUsedAt, revoked_at AS revokedAt";
+const COLUMNS = `id, workspace, name, scopes, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`;
 
 const toRow = (r: RawRow): TokenRow => ({ ...r, scopes: JSON.parse(r.scopes) as string[] });
 
@@ -30,41 +29,40 @@ const toRow = (r: RawRow): TokenRow => ({ ...r, scopes: JSON.parse(r.scopes) as 
  * Persistence of API tokens (table `tokens`). Only the SHA-256 of a token is stored, so
  * a leaked database does not leak working credentials.
  */
-export function createTokenRepo(store: Store) {
-  const q = statements(store.raw);
+export function createTokenRepo(db: Sql) {
   return {
-    insert(row: Omit<TokenRow, "lastUsedAt" | "revokedAt">, tokenHash: string): void {
-      q("INSERT INTO tokens (id, workspace, name, token_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)").run(
+    async insert(row: Omit<TokenRow, "lastUsedAt" | "revokedAt">, tokenHash: string): Promise<void> {
+      await db.run("INSERT INTO tokens (id, workspace, name, token_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)", [
         row.id,
         row.workspace,
         row.name,
         tokenHash,
         JSON.stringify(row.scopes),
         row.createdAt,
-      );
+      ]);
     },
     /** The token with this hash, revoked or not. */
-    findByHash(tokenHash: string): TokenRow | undefined {
-      const r = q(`SELECT ${COLUMNS} FROM tokens WHERE token_hash = ?`).get(tokenHash) as RawRow | undefined;
+    async findByHash(tokenHash: string): Promise<TokenRow | undefined> {
+      const r = await db.get<RawRow>(`SELECT ${COLUMNS} FROM tokens WHERE token_hash = ?`, [tokenHash]);
       return r && toRow(r);
     },
-    get(id: string): TokenRow | undefined {
-      const r = q(`SELECT ${COLUMNS} FROM tokens WHERE id = ?`).get(id) as RawRow | undefined;
+    async get(id: string): Promise<TokenRow | undefined> {
+      const r = await db.get<RawRow>(`SELECT ${COLUMNS} FROM tokens WHERE id = ?`, [id]);
       return r && toRow(r);
     },
     /** Every token, oldest first, optionally of one workspace. */
-    list(workspace?: string): TokenRow[] {
+    async list(workspace?: string): Promise<TokenRow[]> {
       const rows = workspace
-        ? (q(`SELECT ${COLUMNS} FROM tokens WHERE workspace = ? ORDER BY created_at, id`).all(workspace) as RawRow[])
-        : (q(`SELECT ${COLUMNS} FROM tokens ORDER BY created_at, id`).all() as RawRow[]);
+        ? await db.all<RawRow>(`SELECT ${COLUMNS} FROM tokens WHERE workspace = ? ORDER BY created_at, id`, [workspace])
+        : await db.all<RawRow>(`SELECT ${COLUMNS} FROM tokens ORDER BY created_at, id`);
       return rows.map(toRow);
     },
     /** Marks a token revoked (keeping the first revocation time); false when unknown. */
-    revoke(id: string, at: string): boolean {
-      return q("UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?").run(at, id).changes > 0;
+    async revoke(id: string, at: string): Promise<boolean> {
+      return (await db.run("UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?", [at, id])) > 0;
     },
-    touch(id: string, at: string): void {
-      q("UPDATE tokens SET last_used_at = ? WHERE id = ?").run(at, id);
+    async touch(id: string, at: string): Promise<void> {
+      await db.run("UPDATE tokens SET last_used_at = ? WHERE id = ?", [at, id]);
     },
   };
 }

@@ -1,8 +1,7 @@
 import type { ListQuery } from "../../contract/list-query.js";
 import { LIST_SPECS } from "../../contract/list-query.js";
-import type { Store } from "./db.js";
 import { listRows, type RowPage } from "./list-sql.js";
-import { statements } from "./statements.js";
+import type { Sql } from "./sql.js";
 
 /** A webhook subscription as stored (`events` already parsed). */
 export interface WebhookRow {
@@ -42,19 +41,18 @@ export interface ClaimedDelivery {
   secret: string | null;
 }
 
-const WEBHOOK_COLS = "w.id, w.workspace, w.url, w.events, w.description, w.secret, w.created_at AS createdAt";
-const DELIVERY_COLS = `d.id, d.webhook_id AS webhookId, d.message_id AS messageId, d.event_type AS eventType, d.status, d.attempts,
-  d.last_status_code AS lastStatusCode, d.last_error AS lastError, d.next_attempt_at AS nextAttemptAt, d.created_at AS createdAt,
-  d.delivered_at AS deliveredAt`;
+const WEBHOOK_COLS = `w.id, w.workspace, w.url, w.events, w.description, w.secret, w.created_at AS "createdAt"`;
+const DELIVERY_COLS = `d.id, d.webhook_id AS "webhookId", d.message_id AS "messageId", d.event_type AS "eventType", d.status, d.attempts,
+  d.last_status_code AS "lastStatusCode", d.last_error AS "lastError", d.next_attempt_at AS "nextAttemptAt", d.created_at AS "createdAt",
+  d.delivered_at AS "deliveredAt"`;
 
 const parseWebhook = (r: Omit<WebhookRow, "events"> & { events: string }): WebhookRow => ({ ...r, events: JSON.parse(r.events) as string[] });
 
 /** Webhook subscriptions and their deliveries, scoped to one workspace (the service side). */
-export function createWebhookRepo(store: Store, workspace: string) {
-  const q = statements(store.raw);
+export function createWebhookRepo(db: Sql, workspace: string) {
   return {
-    insert(row: WebhookRow): void {
-      q("INSERT INTO webhooks (id, workspace, url, events, description, secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(
+    async insert(row: WebhookRow): Promise<void> {
+      await db.run("INSERT INTO webhooks (id, workspace, url, events, description, secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)", [
         row.id,
         workspace,
         row.url,
@@ -62,26 +60,27 @@ export function createWebhookRepo(store: Store, workspace: string) {
         row.description,
         row.secret,
         row.createdAt,
-      );
+      ]);
     },
     /** A live webhook of this workspace; undefined when unknown, deleted or foreign. */
-    get(id: string): WebhookRow | undefined {
-      const r = q(`SELECT ${WEBHOOK_COLS} FROM webhooks w WHERE w.id = ? AND w.workspace = ? AND w.deleted_at IS NULL`).get(id.toLowerCase(), workspace) as
-        | (Omit<WebhookRow, "events"> & { events: string })
-        | undefined;
+    async get(id: string): Promise<WebhookRow | undefined> {
+      const r = await db.get<Omit<WebhookRow, "events"> & { events: string }>(
+        `SELECT ${WEBHOOK_COLS} FROM webhooks w WHERE w.id = ? AND w.workspace = ? AND w.deleted_at IS NULL`,
+        [id.toLowerCase(), workspace],
+      );
       return r ? parseWebhook(r) : undefined;
     },
     /**
      * Soft-deletes a webhook. Its pending deliveries fail at once: nobody may receive
      * them any more, and the dispatcher should not keep claiming them.
      */
-    softDelete(id: string, now: string): void {
-      q("UPDATE webhooks SET deleted_at = ? WHERE id = ?").run(now, id);
-      q("UPDATE webhook_deliveries SET status = 'failed', last_error = 'webhook deleted', next_attempt_at = NULL WHERE webhook_id = ? AND status = 'pending'").run(id);
+    async softDelete(id: string, now: string): Promise<void> {
+      await db.run("UPDATE webhooks SET deleted_at = ? WHERE id = ?", [now, id]);
+      await db.run("UPDATE webhook_deliveries SET status = 'failed', last_error = 'webhook deleted', next_attempt_at = NULL WHERE webhook_id = ? AND status = 'pending'", [id]);
     },
-    list(query: ListQuery): RowPage<WebhookRow> {
-      const page = listRows<Omit<WebhookRow, "events"> & { events: string }>(
-        store.raw,
+    async list(query: ListQuery): Promise<RowPage<WebhookRow>> {
+      const page = await listRows<Omit<WebhookRow, "events"> & { events: string }>(
+        db,
         {
           select: WEBHOOK_COLS,
           from: "webhooks w",
@@ -95,9 +94,9 @@ export function createWebhookRepo(store: Store, workspace: string) {
       );
       return { ...page, rows: page.rows.map(parseWebhook) };
     },
-    listDeliveries(webhookId: string, query: ListQuery): RowPage<DeliveryRow> {
+    listDeliveries(webhookId: string, query: ListQuery): Promise<RowPage<DeliveryRow>> {
       return listRows<DeliveryRow>(
-        store.raw,
+        db,
         {
           select: DELIVERY_COLS,
           from: "webhook_deliveries d",
@@ -121,40 +120,50 @@ export function createWebhookRepo(store: Store, workspace: string) {
  * The outbox and dispatcher side: not workspace-scoped, like the pipeline worker, since
  * one dispatcher serves every workspace of the database.
  */
-export function createDeliveryRepo(store: Store) {
-  const q = statements(store.raw);
+export function createDeliveryRepo(db: Sql) {
   return {
     /** Live webhooks of `workspace` subscribed to `eventType`. */
-    subscribers(workspace: string, eventType: string): { id: string }[] {
-      return q(
-        `SELECT w.id FROM webhooks w WHERE w.workspace = ? AND w.deleted_at IS NULL
-           AND EXISTS (SELECT 1 FROM json_each(w.events) e WHERE e.value = ?) ORDER BY w.id`,
-      ).all(workspace, eventType) as { id: string }[];
+    subscribers(workspace: string, eventType: string): Promise<{ id: string }[]> {
+      return db.all<{ id: string }>(
+        `SELECT w.id FROM webhooks w WHERE w.workspace = ? AND w.deleted_at IS NULL AND ${db.dialect.jsonArrayHas("w.events")} ORDER BY w.id`,
+        [workspace, eventType],
+      );
     },
-    /** Writes one pending delivery, due at once. Call inside the causing transaction. */
-    enqueue(row: { id: string; workspace: string; webhookId: string; messageId: string; eventType: string; payload: string; createdAt: string; dueAt: number }): void {
-      q(
+    /** Writes one pending delivery, due at once, and wakes the dispatchers. Call inside the causing transaction. */
+    async enqueue(row: { id: string; workspace: string; webhookId: string; messageId: string; eventType: string; payload: string; createdAt: string; dueAt: number }): Promise<void> {
+      await db.run(
         `INSERT INTO webhook_deliveries (id, workspace, webhook_id, message_id, event_type, payload, status, attempts, next_attempt_at, created_at)
          VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
-      ).run(row.id, row.workspace, row.webhookId, row.messageId, row.eventType, row.payload, row.dueAt, row.createdAt);
+        [row.id, row.workspace, row.webhookId, row.messageId, row.eventType, row.payload, row.dueAt, row.createdAt],
+      );
+      db.signal("outbox");
     },
     /**
      * Claims up to `limit` due deliveries for one attempt each, atomically: the UPDATE
      * counts the attempt and pushes `next_attempt_at` to the lease end, so no other
-     * process claims them until the lease runs out (a crashed sender's row comes back).
+     * dispatcher (in this process or on another node) claims them until the lease runs out
+     * (a crashed sender's row comes back). On PostgreSQL rows another node is claiming are
+     * skipped, not waited for.
      */
-    claimDue(now: number, leaseUntil: number, limit: number): ClaimedDelivery[] {
-      return store.tx(() => {
-        const rows = q(
+    claimDue(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
+      return db.tx(async (tx) => {
+        const rows = await tx.all<{ id: string; webhookId: string; messageId: string; payload: string; attempts: number }>(
           `UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = ?
            WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?
-             ORDER BY next_attempt_at, id LIMIT ?)
-           RETURNING id, webhook_id AS webhookId, message_id AS messageId, payload, attempts`,
-        ).all(leaseUntil, now, limit) as { id: string; webhookId: string; messageId: string; payload: string; attempts: number }[];
-        const hook = q("SELECT url, secret FROM webhooks WHERE id = ? AND deleted_at IS NULL");
+             ORDER BY next_attempt_at, id LIMIT ? ${tx.dialect.skipLocked})
+           RETURNING id, webhook_id AS "webhookId", message_id AS "messageId", payload, attempts`,
+          [leaseUntil, now, limit],
+        );
+        if (rows.length === 0) return [];
+        const ids = [...new Set(rows.map((r) => r.webhookId))];
+        const hooks = await tx.all<{ id: string; url: string; secret: string }>(
+          `SELECT id, url, secret FROM webhooks WHERE deleted_at IS NULL AND id IN (${ids.map(() => "?").join(", ")})`,
+          ids,
+        );
+        const byId = new Map(hooks.map((h) => [h.id, h]));
         return rows.map((r) => {
-          const w = hook.get(r.webhookId) as { url: string; secret: string } | undefined;
-          return { id: r.id, messageId: r.messageId, payload: r.payload, attempts: r.attempts, url: w?.url ?? null, secret: w?.secret ?? null };
+          const w = byId.get(r.webhookId);
+          return { id: r.id, messageId: r.messageId, payload: r.payload, attempts: Number(r.attempts), url: w?.url ?? null, secret: w?.secret ?? null };
         });
       });
     },
@@ -162,15 +171,16 @@ export function createDeliveryRepo(store: Store) {
      * Records an attempt's result. Fenced by the attempt number: if this claim's lease ran
      * out and another sender took the row, the stale result is dropped (false).
      */
-    settle(
+    async settle(
       claim: { id: string; attempts: number },
       result: { status: "pending" | "delivered" | "failed"; statusCode: number | null; error: string | null; nextAttemptAt: number | null; deliveredAt: string | null },
-    ): boolean {
-      const info = q(
+    ): Promise<boolean> {
+      const changed = await db.run(
         `UPDATE webhook_deliveries SET status = ?, last_status_code = ?, last_error = ?, next_attempt_at = ?, delivered_at = ?
          WHERE id = ? AND attempts = ? AND status = 'pending'`,
-      ).run(result.status, result.statusCode, result.error, result.nextAttemptAt, result.deliveredAt, claim.id, claim.attempts);
-      return info.changes === 1;
+        [result.status, result.statusCode, result.error, result.nextAttemptAt, result.deliveredAt, claim.id, claim.attempts],
+      );
+      return changed === 1;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import { secretBoxFor } from "../secrets/secret-box.js";
-import type { Store } from "../store/db.js";
+import type { Store } from "../store/store.js";
 import { createDeliveryRepo, type ClaimedDelivery } from "../store/webhook-repo.js";
 import { DEFAULT_BACKOFF, retryDelayMs, type BackoffOptions } from "./webhook-backoff.js";
 import { signedHeaders } from "./webhook-sign.js";
@@ -26,7 +26,11 @@ export interface WebhookDispatcherOptions {
   leaseMs?: number;
   /** Deliveries claimed per tick (default 50). */
   batchSize?: number;
-  /** Pause between ticks once start() runs and nothing was due (default 1 s). */
+  /**
+   * Pause between ticks once start() runs and nothing was due (default 1 s): retries come
+   * due with time. A delivery enqueued anywhere (on PostgreSQL, on any node) wakes the
+   * loop at once.
+   */
   intervalMs?: number;
   /** Told about a tick that threw (a locked or closed database); the loop goes on. */
   onError?: (err: unknown) => void;
@@ -60,7 +64,7 @@ function describeFailure(err: unknown, timeoutMs: number): string {
  * unordered; receivers deduplicate on `webhook-id`.
  */
 export function createWebhookDispatcher(store: Store, options: WebhookDispatcherOptions = {}) {
-  const repo = createDeliveryRepo(store);
+  const repo = createDeliveryRepo(store.sql);
   const box = secretBoxFor(store);
   const send = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
@@ -103,11 +107,11 @@ export function createWebhookDispatcher(store: Store, options: WebhookDispatcher
       d.url === null || d.secret === null ? { ok: false, statusCode: null, error: "webhook deleted" } : await post({ ...d, url: d.url, secret: d.secret });
     const at = now();
     if (outcome.ok) {
-      repo.settle(d, { status: "delivered", statusCode: outcome.statusCode, error: null, nextAttemptAt: null, deliveredAt: new Date(at).toISOString() });
+      await repo.settle(d, { status: "delivered", statusCode: outcome.statusCode, error: null, nextAttemptAt: null, deliveredAt: new Date(at).toISOString() });
       return "delivered";
     }
     const final = d.attempts >= maxAttempts || d.url === null;
-    repo.settle(d, {
+    await repo.settle(d, {
       status: final ? "failed" : "pending",
       statusCode: outcome.statusCode,
       error: outcome.error,
@@ -120,7 +124,7 @@ export function createWebhookDispatcher(store: Store, options: WebhookDispatcher
   /** Claims one batch of due deliveries and attempts each once, concurrently. */
   const tick = async (): Promise<TickResult> => {
     const at = now();
-    const claimed = repo.claimDue(at, at + leaseMs, batchSize);
+    const claimed = await repo.claimDue(at, at + leaseMs, batchSize);
     const results = await Promise.all(claimed.map(attempt));
     const count = (r: string) => results.filter((x) => x === r).length;
     return { claimed: claimed.length, delivered: count("delivered"), retrying: count("retrying"), failed: count("failed") };
@@ -129,6 +133,8 @@ export function createWebhookDispatcher(store: Store, options: WebhookDispatcher
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
   let started = false;
+  let unsubscribe: (() => void) | undefined;
+  let again = false;
   // Bumped by stop(): a tick still finishing from before a restart must not spawn a
   // second loop beside the new one.
   let generation = 0;
@@ -142,9 +148,13 @@ export function createWebhookDispatcher(store: Store, options: WebhookDispatcher
       },
     );
     void running.then((claimed) => {
+      running = undefined;
       if (!started || gen !== generation) return;
-      // A full batch means more may be due: go again at once instead of idling.
-      timer = setTimeout(() => loop(gen), claimed === batchSize ? 0 : intervalMs);
+      // A full batch, or an enqueue during the tick, means more may be due: go again at
+      // once instead of idling.
+      const now = claimed === batchSize || again;
+      again = false;
+      timer = setTimeout(() => loop(gen), now ? 0 : intervalMs);
       // The dispatcher alone must not keep a process alive; the server's socket does.
       timer.unref();
     });
@@ -156,12 +166,24 @@ export function createWebhookDispatcher(store: Store, options: WebhookDispatcher
     start(): void {
       if (started) return;
       started = true;
-      loop(generation);
+      const gen = generation;
+      unsubscribe = store.on("outbox", () => {
+        if (!started || gen !== generation) return;
+        if (running) {
+          again = true;
+          return;
+        }
+        if (timer) clearTimeout(timer);
+        timer = undefined;
+        loop(gen);
+      });
+      loop(gen);
     },
     /** Stops the loop and waits for the in-flight tick (bounded by the request timeout). */
     async stop(): Promise<void> {
       started = false;
       generation++;
+      unsubscribe?.();
       if (timer) clearTimeout(timer);
       timer = undefined;
       await running;

@@ -1,8 +1,7 @@
 import type { WebhookEvent } from "../../contract/schemas/index.js";
 import { newId } from "../../util/ids.js";
 import type { PassEvent } from "../pipeline/worker.js";
-import type { Store } from "../store/db.js";
-import { statements } from "../store/statements.js";
+import type { Sql } from "../store/sql.js";
 import { createDeliveryRepo } from "../store/webhook-repo.js";
 import { buildPayload, type WebhookEventData } from "./webhook-payload.js";
 
@@ -13,17 +12,16 @@ export interface WebhookOutboxOptions {
 
 /**
  * The durable outbox: turns engine changes into `webhook_deliveries` rows, one per
- * subscribed webhook of the event's workspace. Every method must run inside the
- * transaction of the change that caused the event, so the event exists exactly when the
- * change does (a rolled-back change leaves no delivery behind).
+ * subscribed webhook of the event's workspace. Every method takes the transaction of the
+ * change that caused the event, so the event exists exactly when the change does (a
+ * rolled-back change leaves no delivery behind).
  */
-export function createWebhookOutbox(store: Store, options: WebhookOutboxOptions = {}) {
-  const deliveries = createDeliveryRepo(store);
-  const q = statements(store.raw);
+export function createWebhookOutbox(options: WebhookOutboxOptions = {}) {
   const now = options.now ?? Date.now;
 
-  const emit = <T extends WebhookEvent>(type: T, data: WebhookEventData[T]): number => {
-    const hooks = deliveries.subscribers(data.workspace, type);
+  const emit = async <T extends WebhookEvent>(tx: Sql, type: T, data: WebhookEventData[T]): Promise<number> => {
+    const deliveries = createDeliveryRepo(tx);
+    const hooks = await deliveries.subscribers(data.workspace, type);
     if (hooks.length === 0) return 0;
     const at = now();
     const createdAt = new Date(at).toISOString();
@@ -31,7 +29,7 @@ export function createWebhookOutbox(store: Store, options: WebhookOutboxOptions 
     // so each endpoint can deduplicate its own retries by `webhook-id`.
     const payload = JSON.stringify(buildPayload(type, data, createdAt));
     for (const hook of hooks) {
-      deliveries.enqueue({ id: newId(), workspace: data.workspace, webhookId: hook.id, messageId: `msg_${newId()}`, eventType: type, payload, createdAt, dueAt: at });
+      await deliveries.enqueue({ id: newId(), workspace: data.workspace, webhookId: hook.id, messageId: `msg_${newId()}`, eventType: type, payload, createdAt, dueAt: at });
     }
     return hooks.length;
   };
@@ -39,36 +37,35 @@ export function createWebhookOutbox(store: Store, options: WebhookOutboxOptions 
   return {
     emit,
     /** `context.stale` for each context that turned from resolved to stale. */
-    contextsStale(turned: { contextId: string; workspace: string }[]): void {
-      for (const t of turned) emit("context.stale", { contextId: t.contextId, workspace: t.workspace, freshness: "stale" });
+    async contextsStale(tx: Sql, turned: { contextId: string; workspace: string }[]): Promise<void> {
+      for (const t of turned) await emit(tx, "context.stale", { contextId: t.contextId, workspace: t.workspace, freshness: "stale" });
     },
     /** `context.status_changed` for a lifecycle move. */
-    contextStatusChanged(workspace: string, context: { id: string; status: string }, from: string): void {
-      emit("context.status_changed", { contextId: context.id, workspace, from, to: context.status });
+    async contextStatusChanged(tx: Sql, workspace: string, context: { id: string; status: string }, from: string): Promise<void> {
+      await emit(tx, "context.status_changed", { contextId: context.id, workspace, from, to: context.status });
     },
     /**
      * `evaluation.changed` per flipped outcome (whatever the pass's final freshness: the
      * flipped evaluation is committed either way), then `context.resolved` when the pass
      * left the context resolved. Meant as PipelineOptions.onPass.
      */
-    passCommitted(event: PassEvent): void {
-      // No pluck(): it would flip the shared cached statement for every other caller.
-      const rule = q("SELECT name FROM rules WHERE id = ?");
-      const evaluation = q("SELECT id FROM evaluations WHERE context_id = ? AND rule_id = ?");
+    async passCommitted(tx: Sql, event: PassEvent): Promise<void> {
       for (const c of event.changedOutcomes) {
-        emit("evaluation.changed", {
+        const evaluation = await tx.get<{ id: string }>("SELECT id FROM evaluations WHERE context_id = ? AND rule_id = ?", [event.contextId, c.ruleId]);
+        const rule = await tx.get<{ name: string }>("SELECT name FROM rules WHERE id = ?", [c.ruleId]);
+        await emit(tx, "evaluation.changed", {
           contextId: event.contextId,
           workspace: event.workspace,
-          evaluationId: (evaluation.get(event.contextId, c.ruleId) as { id: string } | undefined)?.id ?? null,
+          evaluationId: evaluation?.id ?? null,
           ruleId: c.ruleId,
-          ruleName: (rule.get(c.ruleId) as { name: string } | undefined)?.name ?? null,
+          ruleName: rule?.name ?? null,
           outcome: c.outcome,
           previousOutcome: !c.outcome,
         });
       }
       if (event.freshness === "resolved") {
-        const row = q("SELECT resolved_at AS resolvedAt FROM contexts WHERE id = ?").get(event.contextId) as { resolvedAt: string | null } | undefined;
-        emit("context.resolved", { contextId: event.contextId, workspace: event.workspace, freshness: "resolved", resolvedAt: row?.resolvedAt ?? null });
+        const row = await tx.get<{ resolvedAt: string | null }>(`SELECT resolved_at AS "resolvedAt" FROM contexts WHERE id = ?`, [event.contextId]);
+        await emit(tx, "context.resolved", { contextId: event.contextId, workspace: event.workspace, freshness: "resolved", resolvedAt: row?.resolvedAt ?? null });
       }
     },
   };

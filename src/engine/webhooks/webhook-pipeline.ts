@@ -1,5 +1,4 @@
 import type { PipelineOptions } from "../pipeline/worker.js";
-import type { Store } from "../store/db.js";
 import { createWebhookOutbox } from "./webhook-outbox.js";
 
 /**
@@ -8,14 +7,14 @@ import { createWebhookOutbox } from "./webhook-outbox.js";
  * Every pipeline that commits passes must be built with it, or its passes emit nothing:
  * the local engine's, and the worker `ddsctl serve` runs.
  */
-export function withWebhookEvents(store: Store, options: PipelineOptions = {}): PipelineOptions {
-  const outbox = createWebhookOutbox(store);
+export function withWebhookEvents(options: PipelineOptions = {}): PipelineOptions {
+  const outbox = createWebhookOutbox();
   const listener = options.onPass;
   return {
     ...options,
-    onPass: (event) => {
-      outbox.passCommitted(event);
-      listener?.(event);
+    onPass: async (tx, event) => {
+      await outbox.passCommitted(tx, event);
+      await listener?.(tx, event);
     },
   };
 }

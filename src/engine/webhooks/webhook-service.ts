@@ -4,9 +4,9 @@ import { parseBody } from "../../contract/parse.js";
 import { WebhookCreate, type Page, type Webhook, type WebhookDelivery } from "../../contract/schemas/index.js";
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
-import type { EngineContext } from "../engine-context.js";
+import type { EngineContext, Scope } from "../engine-context.js";
 import { secretBoxFor } from "../secrets/secret-box.js";
-import { createWebhookRepo, type WebhookRow } from "../store/webhook-repo.js";
+import type { WebhookRow } from "../store/webhook-repo.js";
 import { newWebhookSecret } from "./webhook-secret.js";
 import { toApiDelivery, toApiWebhook } from "./webhook-view.js";
 
@@ -25,9 +25,8 @@ const WebhookCreateBody = WebhookCreate.superRefine((body, issue) => {
 
 /** Webhook operations of the service, for the engine context's workspace. */
 export function createWebhookService(ctx: EngineContext) {
-  const repo = createWebhookRepo(ctx.store, ctx.workspace);
-  const requireWebhook = (webhookId: string): WebhookRow => {
-    const row = repo.get(String(webhookId));
+  const requireWebhook = async (s: Scope, webhookId: string): Promise<WebhookRow> => {
+    const row = await s.webhooks.get(String(webhookId));
     if (!row) throw errors.notFound("webhook", webhookId);
     return row;
   };
@@ -46,28 +45,28 @@ export function createWebhookService(ctx: EngineContext) {
         createdAt: nowIso(),
       };
       // Stored encrypted (AES-256-GCM, key outside the database), sealed inside the write
-      // lock so a key rotation in another process cannot slip in between.
+      // transaction so a key rotation in another process cannot slip in between.
       const box = secretBoxFor(ctx.store);
-      ctx.store.tx(() => repo.insert({ ...row, secret: box.seal(row.secret, "webhook-secret") }));
+      await ctx.tx((s) => s.webhooks.insert({ ...row, secret: box.seal(row.secret, "webhook-secret") }));
       return toApiWebhook(row, true);
     },
 
     async listWebhooks(query?: ListQuery): Promise<Page<Webhook>> {
-      const page = repo.list(query ?? {});
+      const page = await ctx.webhooks.list(query ?? {});
       return { data: page.rows.map((r) => toApiWebhook(r)), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
     },
 
     async getWebhook(webhookId: string): Promise<Webhook> {
-      return toApiWebhook(requireWebhook(webhookId));
+      return toApiWebhook(await requireWebhook(ctx, webhookId));
     },
 
     async deleteWebhook(webhookId: string): Promise<void> {
-      ctx.store.tx(() => repo.softDelete(requireWebhook(webhookId).id, nowIso()));
+      await ctx.tx(async (s) => s.webhooks.softDelete((await requireWebhook(s, webhookId)).id, nowIso()));
     },
 
     async listWebhookDeliveries(webhookId: string, query?: ListQuery): Promise<Page<WebhookDelivery>> {
-      const hook = requireWebhook(webhookId);
-      const page = repo.listDeliveries(hook.id, query ?? {});
+      const hook = await requireWebhook(ctx, webhookId);
+      const page = await ctx.webhooks.listDeliveries(hook.id, query ?? {});
       return { data: page.rows.map(toApiDelivery), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
     },
   };

@@ -75,13 +75,13 @@ describe.runIf(!REMOTE)("wait", () => {
     // A worker elsewhere claimed the context and holds its lease: nothing here may take it over.
     const store = openStore(box.db);
     try {
-      const claim = createPipelineRepo(store).claim("another-worker", 60_000, { only: [contextId] });
+      const claim = await createPipelineRepo(store.sql).claim("another-worker", 60_000, { only: [contextId] });
       expect(claim?.contextId).toBe(contextId);
       const r = await expectExit(box, ["wait", contextId, "--timeout", "300ms"], 5);
       expect(r.stdout).toBe(`${contextId} pending\n`);
       expect(r.stderr).toMatch(/timed out after 300ms/);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 

@@ -1,5 +1,6 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { isPostgresUrl } from "../../../engine/store/location.js";
 import { errors, ExitCode } from "../../../contract/errors.js";
 import { isInteractive } from "../../core/context.js";
 import { defineCommand } from "../../core/define-command.js";
@@ -53,6 +54,7 @@ export default defineCommand({
     const FIXTURES = join(PACKAGE_ROOT, "fixtures", "mortgage") + "/";
     if (args.fresh) {
       if (target.mode !== "local") throw errors.usage(`--fresh deletes a local database file; the target is remote (${target.baseUrl})`);
+      if (isPostgresUrl(target.db)) throw errors.usage("--fresh deletes a local SQLite file; drop the PostgreSQL database yourself to start over");
       // A script cannot be asked: deleting a database takes an explicit --yes there.
       if (!args.yes && !isInteractive(ctx.io)) throw errors.usage(`--fresh deletes ${target.db} and all its data: add --yes to confirm (there is no terminal to ask on)`);
       if (existsSync(target.db)) await ctx.confirm(`Delete ${target.db} and all its data?`, args.yes);

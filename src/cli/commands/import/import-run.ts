@@ -114,11 +114,14 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
     ledger.durable();
     if (collectGarbage && process.memoryUsage.rss() > RSS_SOFT_LIMIT) collectGarbage();
   };
+  /** Engine calls running: a group commits only between calls, never cutting one in two. */
+  let sending = 0;
+  const due = () => group !== undefined && sending === 0 && performance.now() - groupStarted >= GROUP_MS;
   // While the input keeps the reader waiting, the open group commits on time all the same.
   const idle = grouped
     ? setInterval(() => {
         try {
-          if (group && performance.now() - groupStarted >= GROUP_MS) commitGroup();
+          if (due()) commitGroup();
         } catch (error) {
           failure ??= { error, line: ledger.lastCommitted + 1, doneThrough: 0 };
         }
@@ -130,8 +133,7 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
   // Windows finish out of order when several are in flight; they commit in file order.
   const flush = () => {
     while (queue.length > 0 && queue[0].remaining === 0 && !queue[0].failed) ledger.commit(queue.shift()!);
-    // Between batches (a local batch runs synchronously), so no call is cut in two.
-    if (group && performance.now() - groupStarted >= GROUP_MS) commitGroup();
+    if (due()) commitGroup();
   };
   const halted = () => failure !== undefined || ledger.overErrorLimit || opts.signal?.aborted === true;
 
@@ -166,8 +168,14 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
         // batch go, everything before it is counted.
         void dispatcher.run(batch.orderKeys, async () => {
           try {
-            const { res, sentAt } = await send(service, opts.kind, batch);
-            work.record(spec, batch, res, sentAt);
+            sending++;
+            let sent: Awaited<ReturnType<typeof send>>;
+            try {
+              sent = await send(service, opts.kind, batch);
+            } finally {
+              sending--;
+            }
+            work.record(spec, batch, sent.res, sent.sentAt);
           } catch (error) {
             work.failed = true;
             failure ??= { error, line: batch.lines[0].no, doneThrough: 0 };
@@ -199,8 +207,10 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
   } finally {
     opts.signal?.removeEventListener("abort", stopReading);
     // What the service accepted is kept even when the import stops on an error: the
-    // checkpoint then records it, or a rerun's keys replay it.
+    // checkpoint then records it, or a rerun's keys replay it. A call still running (the
+    // import stopped on a usage error) finishes first: a group commits between calls.
     clearInterval(idle);
+    await dispatcher.idle();
     commitGroup();
     if (source !== opts.stdin) (source as NodeJS.ReadableStream & { destroy(): void }).destroy();
     rejects.close();

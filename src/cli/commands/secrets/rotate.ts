@@ -15,7 +15,7 @@ export default defineCommand({
   async handler(_args, ctx) {
     const target = ctx.target();
     if (target.mode !== "local") {
-      throw errors.usage(`secrets are rotated on the server's database, not over HTTP; run this where the database is, with --local <db> or DDS_DB (target was ${target.baseUrl})`);
+      throw errors.usage(`secrets are rotated on the server's database, not over HTTP; run this where the database is, with --database <url>, --local <db>, DDS_DATABASE_URL or DDS_DB (target was ${target.baseUrl})`);
     }
     const { rotateDatabaseSecrets } = await import("../../../engine/secrets/secret-rotation.js");
     const report = await rotateDatabaseSecrets(target.db);

@@ -3,6 +3,8 @@ import { defineCommand } from "../../core/define-command.js";
 import type { CliIO } from "../../core/io.js";
 import { loadServer } from "../../load-external.js";
 import { Output } from "../../output.js";
+import { describeTarget } from "../../target.js";
+import { durationFlag } from "../../common/duration-flag.js";
 
 function parsePort(value: string): number {
   const n = Number(value);
@@ -34,18 +36,24 @@ function shutdownSignal(out: Output, io: CliIO): { received: Promise<string>; di
   };
 }
 
-/** `ddsctl serve`: the REST API, the pipeline worker, on the local database. */
+/**
+ * `ddsctl serve`: the REST API, the pipeline worker and the webhook dispatcher, on a
+ * SQLite file or a PostgreSQL database; several nodes on one PostgreSQL are one service.
+ */
 export default defineCommand({
   command: "serve",
-  description: "serve the REST API (under /v1) and run the pipeline worker on the local database",
+  description: "serve the REST API (under /v1), the pipeline worker and webhooks on a database (SQLite, or PostgreSQL for several nodes)",
   examples: [
     "ddsctl serve --port 8080",
     "ddsctl --local /srv/dds.db serve --host 0.0.0.0 --port 8080 --quiet",
+    "ddsctl serve --database postgres://dds@db.internal/dds --host 0.0.0.0   # run one per node, behind a load balancer",
     "ddsctl serve --port 0   # any free port; the URL is printed on stderr",
   ],
   args: {
     port: { type: "string", default: "8080", description: "TCP port (0 picks a free one)" },
     host: { type: "string", default: "127.0.0.1", description: "interface to listen on" },
+    lease: { type: "string", default: "30s", description: "how long a pass's claim lasts without a heartbeat before another node takes it over" },
+    migrate: { type: "boolean", negatable: true, description: "refuse a database whose schema is behind instead of migrating it (run ddsctl migrate first)" },
   },
   writes: true,
   async handler(args, ctx) {
@@ -54,18 +62,22 @@ export default defineCommand({
     ctx.handleInterrupt();
     const target = ctx.target();
     if (target.mode !== "local") {
-      throw errors.usage(`serve runs on a local database; drop --remote/DDS_BASE_URL and pick the file with --local <db> or DDS_DB (target was ${target.baseUrl})`);
+      throw errors.usage(`serve runs on a database; drop --remote/DDS_BASE_URL and pick it with --database <url>, --local <db>, DDS_DATABASE_URL or DDS_DB (target was ${target.baseUrl})`);
     }
     const port = parsePort(String(flags.port));
+    const leaseMs = durationFlag(flags.lease, "--lease");
+    if (leaseMs < 1000) throw errors.usage(`--lease ${flags.lease}: a lease shorter than 1s would be taken over while its pass still runs`);
     const { out } = ctx;
     // The address and background failures are printed even under --quiet (which silences
     // the access log): with --port 0 the address is the only way to learn the port.
     const always = new Output(ctx.io, { ...out.options, quiet: false });
     const { createServer } = await loadServer();
+    const { openDatabase } = await import("../../../engine/store/db.js");
+    const store = await openDatabase(target.db, { migrate: flags.migrate });
     const signals = shutdownSignal(out, ctx.io);
     try {
-      const server = await createServer({ store: target.db, quiet: out.options.quiet, log: (line) => always.info(line) }).listen(port, flags.host);
-      out.info(out.c.dim(`local ${target.db}`));
+      const server = await createServer({ store, quiet: out.options.quiet, log: (line) => always.info(line), worker: { pipeline: { leaseMs } } }).listen(port, flags.host);
+      out.info(out.c.dim(describeTarget(target)));
       always.info(`listening on ${server.url}`);
       const signal = await signals.received;
       out.info(`${signal}: draining in-flight requests and the current pass`);
@@ -73,6 +85,7 @@ export default defineCommand({
       out.info("stopped");
     } finally {
       signals.dispose();
+      await store.close();
     }
   },
 });

@@ -1,8 +1,10 @@
 import { existsSync } from "node:fs";
 import { errors } from "../../../contract/errors.js";
-import type { Store } from "../../../engine/store/db.js";
+import { isPostgresUrl } from "../../../engine/store/location.js";
+import type { Store } from "../../../engine/store/store.js";
 import type { CommandContext } from "../../core/define-command.js";
 import { missingDatabase } from "../../core/context.js";
+import { describeTarget } from "../../target.js";
 
 /**
  * Opens the target's database for token management. Tokens are written to the database
@@ -12,12 +14,13 @@ import { missingDatabase } from "../../core/context.js";
 export async function openTokenStore(ctx: CommandContext, create: boolean): Promise<Store> {
   const target = ctx.target();
   if (target.mode !== "local") {
-    throw errors.usage(`tokens are managed on the server's database, not over HTTP; run this where the database is, with --local <db> or DDS_DB (target was ${target.baseUrl})`);
+    throw errors.usage(`tokens are managed on the server's database, not over HTTP; run this where the database is, with --database <url>, --local <db>, DDS_DATABASE_URL or DDS_DB (target was ${target.baseUrl})`);
   }
-  if (!create && !existsSync(target.db)) throw missingDatabase(target.db);
-  const { openStore } = await import("../../../engine/store/db.js");
-  ctx.out.info(ctx.out.c.dim(`local ${target.db}`));
-  return openStore(target.db);
+  if (!create && !isPostgresUrl(target.db) && !existsSync(target.db)) throw missingDatabase(target.db);
+  const { openDatabase } = await import("../../../engine/store/db.js");
+  const store = await openDatabase(target.db);
+  ctx.out.info(ctx.out.c.dim(describeTarget(target)));
+  return store;
 }
 
 /** Runs `fn` on the token store and closes it afterwards. */
@@ -26,6 +29,6 @@ export async function withTokenStore<T>(ctx: CommandContext, create: boolean, fn
   try {
     return await fn(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }

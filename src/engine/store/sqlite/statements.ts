@@ -6,7 +6,7 @@ const MAX_STATEMENTS = 2000;
  * Caches prepared statements per connection: preparing is far costlier than running, and
  * the ingest path runs the same few statements hundreds of thousands of times.
  */
-export function statementCache(raw: Database.Database) {
+export function statementCache(raw: Database.Database): (sql: string) => Database.Statement {
   const cache = new Map<string, Database.Statement>();
   return (sql: string): Database.Statement => {
     let s = cache.get(sql);
@@ -18,16 +18,4 @@ export function statementCache(raw: Database.Database) {
     }
     return s;
   };
-}
-
-const caches = new WeakMap<Database.Database, ReturnType<typeof statementCache>>();
-
-/** The shared statement cache of a connection. */
-export function statements(raw: Database.Database): ReturnType<typeof statementCache> {
-  let c = caches.get(raw);
-  if (!c) {
-    c = statementCache(raw);
-    caches.set(raw, c);
-  }
-  return c;
 }

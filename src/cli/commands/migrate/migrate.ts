@@ -1,0 +1,39 @@
+import { errors, ExitCode } from "../../../contract/errors.js";
+import { defineCommand } from "../../core/define-command.js";
+import { outputArgs } from "../../core/shared-args.js";
+
+/**
+ * `ddsctl migrate`: brings the target database's schema up to this ddsctl's, for operators
+ * who apply schema changes on their own schedule (`serve --no-migrate` then refuses an
+ * older schema instead of migrating it). Every other command migrates on open.
+ */
+export default defineCommand({
+  command: "migrate",
+  description: "apply pending schema migrations to the target database (SQLite or PostgreSQL)",
+  examples: [
+    "ddsctl migrate --database postgres://dds@db.internal/dds",
+    "DDS_DATABASE_URL=postgres://dds@db.internal/dds ddsctl migrate --check   # exit 1 when migrations are pending",
+    "ddsctl --local ./.dds/dds.db migrate --json",
+  ],
+  args: {
+    check: { type: "boolean", description: "only report the schema version; exit 1 when migrations are pending" },
+    ...outputArgs,
+  },
+  writes: true,
+  async handler(args, ctx) {
+    const target = ctx.target();
+    if (target.mode !== "local") {
+      throw errors.usage(`migrate runs on a database, not over HTTP; pick it with --database <url> or DDS_DATABASE_URL (target was ${target.baseUrl})`);
+    }
+    const { migrateDatabase } = await import("../../../engine/store/db.js");
+    const state = await migrateDatabase(target.db, { check: args.check });
+    const { out } = ctx;
+    const pending = Math.max(0, state.latest - state.version);
+    if (out.options.json) out.json({ ...state, pending });
+    else if (state.version > state.latest) out.line(`${state.location}: schema version ${state.version}, newer than this ddsctl's ${state.latest}; upgrade ddsctl`);
+    else if (pending > 0) out.line(`${state.location}: schema version ${state.version}, ${pending} migration(s) pending`);
+    else if (state.applied > 0) out.line(`${state.location}: applied ${state.applied} migration(s); schema version ${state.version}`);
+    else out.line(`${state.location}: schema version ${state.version}, up to date`);
+    if (pending > 0 || state.version > state.latest) ctx.setExitCode(ExitCode.failure);
+  },
+});

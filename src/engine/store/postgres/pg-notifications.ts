@@ -1,0 +1,107 @@
+import postgres from "postgres";
+import type { Signal } from "../sql.js";
+import { CHANNEL, type Announcement, type CommitSink } from "./pg-sql.js";
+
+/** How long to wait before listening again after the connection was lost. */
+const RETRY_MS = 1000;
+
+/**
+ * What this node hears from the others: one connection that LISTENs on the shared channel.
+ * `change` notifications move the change stamp (so caches forget what they read), `work`
+ * and `outbox` wake the pipeline worker and the webhook dispatcher. Commits made through
+ * this process count at once, before their own notification comes back.
+ *
+ * While the listening connection is down nothing can be known about other nodes' commits:
+ * the stamp then changes on every call, so nothing is cached until it is back, and on its
+ * return every listener is woken once (it may have missed work meanwhile).
+ */
+export function createNotifications(url: string): CommitSink & {
+  start(): Promise<void>;
+  stamp(): string;
+  on(signal: Signal, fn: () => void): () => void;
+  close(): Promise<void>;
+} {
+  const listeners = new Map<Signal, Set<() => void>>();
+  const fire = (signal: Signal) => {
+    for (const fn of listeners.get(signal) ?? []) fn();
+  };
+  let remote = 0;
+  let local = 0;
+  let deaf = 0;
+  let listening = false;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  let current = "";
+  let currentRemote = -1;
+  let currentLocal = -1;
+
+  const hear = (payload: string) => {
+    if (payload === "change") remote++;
+    else if (payload === "work" || payload === "outbox") fire(payload);
+  };
+  // The driver's own listen() is built on `onnotify` and `onclose` but hides the close,
+  // which this store must see to stop caching; the options exist at run time, not in the
+  // driver's types, hence the cast.
+  const options = {
+    max: 1,
+    idle_timeout: undefined,
+    max_lifetime: null,
+    connect_timeout: 10,
+    fetch_types: false,
+    onnotice: () => undefined,
+    onnotify: (channel: string, payload: string) => {
+      if (channel === CHANNEL) hear(payload);
+    },
+    onclose: () => {
+      listening = false;
+      if (!closed) schedule();
+    },
+  };
+  const client = postgres(url, options as postgres.Options<Record<string, never>>);
+  const listen = async () => {
+    await client.unsafe(`LISTEN ${CHANNEL}`);
+    listening = true;
+    // Whatever was committed while nobody listened: forget cached reads, look for work.
+    remote++;
+    fire("work");
+    fire("outbox");
+  };
+  const schedule = () => {
+    if (retry || closed) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      listen().catch(() => schedule());
+    }, RETRY_MS);
+    retry.unref();
+  };
+
+  return {
+    start: listen,
+    committed(announced: ReadonlySet<Announcement>) {
+      for (const a of announced) {
+        if (a === "change") local++;
+        else fire(a);
+      }
+    },
+    stamp() {
+      if (!listening) return `deaf:${++deaf}`;
+      if (remote !== currentRemote || local !== currentLocal) {
+        currentRemote = remote;
+        currentLocal = local;
+        current = `${remote}:${local}`;
+      }
+      return current;
+    },
+    on(signal, fn) {
+      let set = listeners.get(signal);
+      if (!set) listeners.set(signal, (set = new Set()));
+      set.add(fn);
+      return () => set.delete(fn);
+    },
+    async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      await client.end({ timeout: 1 });
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import type postgres from "postgres";
+import type { Signal, Sql, TxOptions } from "../sql.js";
+import { postgresDialect } from "./pg-dialect.js";
+import { pgText } from "./pg-text.js";
+
+/** The notification channel every node listens on; payloads say what happened. */
+export const CHANNEL = "dds_events";
+
+/** What a committed write announces: `change` always (caches), plus the signals raised in it. */
+export type Announcement = Signal | "change";
+
+/** What the executors tell the store about commits made through this process. */
+export interface CommitSink {
+  committed(announced: ReadonlySet<Announcement>): void;
+}
+
+type Client = postgres.Sql | postgres.TransactionSql;
+type Params = postgres.ParameterOrJSON<never>[];
+
+// Every write transaction ends with one NOTIFY per payload (PostgreSQL delivers them on
+// commit, to every node, collapsing duplicates): `change` lets caches elsewhere drop what
+// they read; `work` and `outbox` wake workers and dispatchers.
+const NOTIFY = `SELECT pg_notify('${CHANNEL}', x) FROM unnest($1::text[]) AS x`;
+
+/** Deadlock detected, serialization failure: the transaction may simply run again. */
+const RETRYABLE = new Set(["40P01", "40001"]);
+const RETRIES = 5;
+
+const query = <T>(client: Client, sql: string, params: readonly unknown[]): postgres.PendingQuery<postgres.Row[]> & Promise<T[]> =>
+  client.unsafe(pgText(sql).text, params as Params, { prepare: true }) as unknown as postgres.PendingQuery<postgres.Row[]> & Promise<T[]>;
+
+/**
+ * The store's executor on PostgreSQL: each statement on a pooled connection. A write
+ * outside a transaction becomes a short one, so it announces itself like any other.
+ */
+export function pgRootSql(client: postgres.Sql, sink: CommitSink): Sql {
+  const memo = new Map<string, unknown>();
+  /** One attempt at a transaction: BEGIN, `fn`, the NOTIFY of what it announces, COMMIT. */
+  const once = async <T>(fn: (tx: Sql) => Promise<T>, options: TxOptions): Promise<T> => {
+    let tx: PgTx | undefined;
+    const body = async (t: postgres.TransactionSql): Promise<T> => {
+      tx = new PgTx(t, memo);
+      const result = await fn(tx);
+      tx.end();
+      const announced = tx.announced();
+      if (announced.size > 0) await t.unsafe(NOTIFY, [[...announced]] as Params, { prepare: true });
+      return result;
+    };
+    try {
+      const result = (await (options.readOnly ? client.begin("read only isolation level repeatable read", body) : client.begin(body))) as T;
+      if (tx) sink.committed(tx.announced());
+      return result;
+    } finally {
+      tx?.end();
+    }
+  };
+  const root: Sql = {
+    dialect: postgresDialect,
+    memo,
+    all: <T>(text: string, params: readonly unknown[] = []) => (pgText(text).write ? root.tx((tx) => tx.all<T>(text, params)) : query<T>(client, text, params)),
+    get: async <T>(text: string, params: readonly unknown[] = []) => (await root.all<T>(text, params))[0],
+    run: (text, params = []) => root.tx((tx) => tx.run(text, params)),
+    async tx<T>(fn: (tx: Sql) => Promise<T>, options: TxOptions = {}): Promise<T> {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await once(fn, options);
+        } catch (err) {
+          // Two nodes' transactions that locked rows in crossing orders, or a snapshot
+          // conflict: PostgreSQL aborted one, which runs again from the start.
+          if (attempt >= RETRIES || !RETRYABLE.has((err as { code?: string }).code ?? "")) throw err;
+        }
+      }
+    },
+    // Outside a transaction a signal is sent at once (a release of a claim, say).
+    signal: (s) => {
+      sink.committed(new Set<Announcement>([s]));
+      client.unsafe(NOTIFY, [[s]] as Params, { prepare: true }).catch(() => undefined);
+    },
+  };
+  return root;
+}
+
+/**
+ * An open transaction or savepoint on its connection. Statements issued together (not
+ * awaited one by one) are pipelined by the driver. A savepoint must finish before its
+ * parent runs anything else.
+ */
+class PgTx implements Sql {
+  readonly dialect = postgresDialect;
+  private wrote = false;
+  private signals: Set<Signal> | undefined;
+  private open = true;
+  private childOpen = false;
+
+  constructor(
+    private readonly t: postgres.TransactionSql,
+    readonly memo: Map<string, unknown>,
+  ) {}
+
+  end(): void {
+    this.open = false;
+  }
+
+  /** What the commit will announce: `change` when anything was written, and the signals. */
+  announced(): Set<Announcement> {
+    const out = new Set<Announcement>(this.signals ?? []);
+    if (this.wrote) out.add("change");
+    return out;
+  }
+
+  private check(text: string): void {
+    if (!this.open) throw new Error("this transaction has ended; its executor cannot run statements any more");
+    if (this.childOpen) throw new Error("a statement ran on a transaction while a savepoint of it was open");
+    if (pgText(text).write) this.wrote = true;
+  }
+
+  all<T>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    try {
+      this.check(text);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return query<T>(this.t, text, params);
+  }
+
+  async get<T>(text: string, params: readonly unknown[] = []): Promise<T | undefined> {
+    return (await this.all<T>(text, params))[0];
+  }
+
+  async run(text: string, params: readonly unknown[] = []): Promise<number> {
+    this.check(text);
+    const result = await query(this.t, text, params);
+    return (result as unknown as { count: number }).count;
+  }
+
+  async tx<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    if (!this.open) throw new Error("this transaction has ended; its executor cannot run statements any more");
+    if (this.childOpen) throw new Error("a savepoint was opened while another savepoint of the same transaction was open");
+    this.childOpen = true;
+    try {
+      return (await this.t.savepoint(async (sp) => {
+        const child = new PgTx(sp, this.memo);
+        try {
+          const result = await fn(child);
+          // Kept only when the savepoint is released: a rolled-back one announces nothing.
+          if (child.wrote) this.wrote = true;
+          for (const s of child.signals ?? []) this.signal(s);
+          return result;
+        } finally {
+          child.end();
+        }
+      })) as T;
+    } finally {
+      this.childOpen = false;
+    }
+  }
+
+  signal(s: Signal): void {
+    (this.signals ??= new Set()).add(s);
+  }
+}

@@ -1,0 +1,96 @@
+import postgres from "postgres";
+import { DdsError } from "../../../contract/errors.js";
+import type { Signal } from "../sql.js";
+import type { Store } from "../store.js";
+import { redactUrl } from "../location.js";
+import { createKeyLocks } from "./pg-key-locks.js";
+import { pgLookups } from "./pg-lookups.js";
+import { MIGRATIONS } from "./migrations/index.js";
+import { appliedMigrations, migratePostgres } from "./pg-migrate.js";
+import { createNotifications } from "./pg-notifications.js";
+import { pgRootSql } from "./pg-sql.js";
+
+/** Options of the PostgreSQL store. */
+export interface PostgresStoreOptions {
+  /** Apply pending migrations on open (default true); otherwise refuse a database behind this ddsctl. */
+  migrate?: boolean;
+  /** Connections in the pool (default: DDS_DB_POOL, else 10). */
+  poolSize?: number;
+}
+
+/** The connection pool every PostgreSQL store (and `ddsctl migrate`) uses. */
+export function createClient(url: string, poolSize?: number): postgres.Sql {
+  const max = poolSize ?? (Number(process.env.DDS_DB_POOL) || 10);
+  return postgres(url, {
+    max,
+    connect_timeout: 10,
+    idle_timeout: 60,
+    onnotice: () => undefined,
+    // Undefined parameters bind as NULL, as they do on SQLite.
+    transform: { undefined: null },
+    // int8 (counts, epoch milliseconds, versions) as JS numbers: all fit in 2^53.
+    types: { int8: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
+  });
+}
+
+/**
+ * Opens the PostgreSQL store at `url`: a connection pool, the schema checked (and migrated,
+ * unless told not to), the notification listener that lets several nodes act as one
+ * service, and the connection that holds this node's Idempotency-Key marks.
+ */
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
+  const location = redactUrl(url);
+  const client = createClient(url, options.poolSize);
+  try {
+    await migratePostgres(client, location, options.migrate ?? true);
+  } catch (err) {
+    await client.end({ timeout: 1 }).catch(() => undefined);
+    if (err instanceof DdsError) throw err;
+    throw new DdsError("unavailable", `cannot open database ${location}: ${(err as Error).message}`);
+  }
+  const notifications = createNotifications(url);
+  await notifications.start();
+  const sql = pgRootSql(client, notifications);
+  const keyLocks = createKeyLocks(client);
+  return {
+    kind: "postgres",
+    sql,
+    location,
+    lookups: pgLookups,
+    changeStamp: () => notifications.stamp(),
+    on: (signal: Signal, fn: () => void) => notifications.on(signal, fn),
+    lockKey: (workspace, key) => keyLocks.lock(workspace, key),
+    async ping() {
+      // A stuck network must not hang a health check for the driver's whole connect timeout.
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("database did not answer within 2 s")), 2000);
+      });
+      try {
+        await Promise.race([client.unsafe("SELECT 1"), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close() {
+      await keyLocks.close();
+      await notifications.close();
+      await client.end({ timeout: 5 });
+    },
+  };
+}
+
+/** The schema of a PostgreSQL database: its version, this ddsctl's latest, and (with `apply`) the migrations applied now. */
+export async function postgresSchema(url: string, apply: boolean): Promise<{ version: number; latest: number; applied: number }> {
+  const location = redactUrl(url);
+  const client = createClient(url, 1);
+  try {
+    const applied = apply ? await migratePostgres(client, location, true) : 0;
+    return { version: await appliedMigrations(client), latest: MIGRATIONS.length, applied };
+  } catch (err) {
+    if (err instanceof DdsError) throw err;
+    throw new DdsError("unavailable", `cannot open database ${location}: ${(err as Error).message}`);
+  } finally {
+    await client.end({ timeout: 1 }).catch(() => undefined);
+  }
+}

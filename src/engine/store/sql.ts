@@ -1,0 +1,81 @@
+/**
+ * The engine's data-access port: a thin SQL executor with one implementation per store
+ * (SQLite, PostgreSQL). Repositories are written once against it, in the SQL both stores
+ * speak (`?` placeholders, TEXT and INTEGER columns, ON CONFLICT, RETURNING), and ask the
+ * {@link Dialect} for the few expressions that differ.
+ */
+
+/** A row as the driver returns it: column name to value. */
+export type Row = Record<string, unknown>;
+
+/** What committed work may announce to workers in this process and on other nodes. */
+export type Signal = "work" | "outbox";
+
+/** Options of a transaction. */
+export interface TxOptions {
+  /** A read-only snapshot: several reads that must agree (a pass's input). */
+  readOnly?: boolean;
+}
+
+/**
+ * Runs SQL: the store itself (each statement on its own), or an open transaction. Code
+ * inside a transaction must use the transaction's executor, never the store's: on the one
+ * SQLite connection a store statement waits for the open transaction to end, so using it
+ * from inside would wait for itself.
+ */
+export interface Sql {
+  readonly dialect: Dialect;
+  /**
+   * Values read once per store and kept (the cursor signing key): one map shared by the
+   * store's executor and every transaction's.
+   */
+  readonly memo: Map<string, unknown>;
+  /** Every row of a query. */
+  all<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /** The first row of a query, or undefined. */
+  get<T = Row>(text: string, params?: readonly unknown[]): Promise<T | undefined>;
+  /** Runs a statement; resolves to the number of rows it changed. */
+  run(text: string, params?: readonly unknown[]): Promise<number>;
+  /**
+   * Runs `fn` in a transaction: a new one on the store, a savepoint inside a transaction.
+   * A throw rolls back what `fn` did and is rethrown.
+   */
+  tx<T>(fn: (tx: Sql) => Promise<T>, options?: TxOptions): Promise<T>;
+  /**
+   * Announces `signal` once the outermost transaction commits (at once outside one), to
+   * listeners in this process and, on PostgreSQL, on every node (NOTIFY).
+   */
+  signal(signal: Signal): void;
+}
+
+/** The SQL texts that differ between the stores; everything else is written once. */
+export interface Dialect {
+  readonly name: "sqlite" | "postgres";
+  /**
+   * Appended to a SELECT that reads rows the transaction is about to change, so two nodes
+   * cannot both act on the same read: `FOR UPDATE` on PostgreSQL; nothing on SQLite, whose
+   * write transactions already hold the whole database.
+   */
+  readonly forUpdate: string;
+  /** Appended to a queue's SELECT: `FOR UPDATE SKIP LOCKED` on PostgreSQL, nothing on SQLite. */
+  readonly skipLocked: string;
+  /**
+   * A JSON value inside a TEXT column, by a path of keys checked by the caller (they are
+   * inlined), comparable with values made by {@link jsonValue}.
+   */
+  jsonPath(column: string, keys: readonly string[]): string;
+  /** The same value as text (or a number on SQLite), for sorting and substring tests. */
+  jsonText(column: string, keys: readonly string[]): string;
+  /** A value to bind against {@link jsonPath}: a number, a string or a boolean. */
+  jsonValue(value: string | number | boolean): unknown;
+  /** True when the JSON array in TEXT `column` holds the string bound to the next `?`. */
+  jsonArrayHas(column: string): string;
+  /**
+   * A statement that waits for the transaction-scoped lock of the string bound to its one
+   * `?` (an Idempotency-Key), on PostgreSQL; absent on SQLite, where a write transaction
+   * already excludes every other writer.
+   */
+  readonly lockKey?: string;
+  /** True when `text` (an expression) contains the string bound to the next `?`, ignoring case. */
+  containsText(text: string): string;
+}

@@ -1,0 +1,25 @@
+import type { Dialect } from "../sql.js";
+
+// A stored value SQLite cannot read (nested past its 1,000 levels, from before the depth
+// limit) reads as no value: one such row must not turn every filter of the workspace into
+// an error.
+const path = (column: string, keys: readonly string[]) =>
+  `(CASE WHEN json_valid(${column}) THEN json_extract(${column}, '$.${keys.map((k) => `"${k}"`).join(".")}') END)`;
+
+/**
+ * SQLite's side of the dialect. Row locks do not exist (a write transaction holds the
+ * whole file), and JSON lives in TEXT read by json_extract, which gives SQL values: true
+ * and false come back as 1 and 0.
+ */
+export const sqliteDialect: Dialect = {
+  name: "sqlite",
+  forUpdate: "",
+  skipLocked: "",
+  // The path is inlined (its keys are checked by the caller): SQLite needs it as a
+  // literal for an expression index to be usable.
+  jsonPath: path,
+  jsonText: path,
+  jsonValue: (value) => (typeof value === "boolean" ? (value ? 1 : 0) : value),
+  jsonArrayHas: (column) => `EXISTS (SELECT 1 FROM json_each(${column}) e WHERE e.value = ?)`,
+  containsText: (text) => `instr(lower(CAST(${text} AS TEXT)), lower(?)) > 0`,
+};

@@ -1,0 +1,215 @@
+import Database from "better-sqlite3";
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
+import { dirname } from "node:path";
+import { DdsError } from "../../../contract/errors.js";
+import type { WriteGroup } from "../../../contract/service.js";
+import type { Signal } from "../sql.js";
+import type { Store } from "../store.js";
+import { MIGRATIONS } from "./migrations/index.js";
+import { sqliteLookups } from "./sqlite-lookups.js";
+import { SqliteConnection, sqliteRootSql } from "./sqlite-sql.js";
+
+/** The SQLite store: the port plus the raw connection (tests and hot paths of this adapter). */
+export interface SqliteStore extends Store {
+  readonly kind: "sqlite";
+  readonly raw: Database.Database;
+  readonly path: string;
+  writeGroup(): WriteGroup;
+}
+
+/** Options for opening a SQLite store. */
+export interface SqliteStoreOptions {
+  /** Milliseconds to wait on a database locked by another process before failing (default 10 s). */
+  busyTimeoutMs?: number;
+  /** Opens an existing file without creating it (nor its folder). */
+  readonly?: boolean;
+}
+
+/**
+ * Opens (creating if needed) the SQLite database at `path`, applies pending migrations,
+ * and refuses a database written by a newer ddsctl. Synchronous: better-sqlite3 is.
+ */
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
+  if (path !== ":memory:" && !options.readonly) createPrivately(path);
+  const busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
+  let raw: Database.Database;
+  try {
+    raw = new Database(path, { timeout: busyTimeoutMs });
+  } catch (err) {
+    throw new DdsError("unavailable", `cannot open database ${path}: ${(err as Error).message}`);
+  }
+  try {
+    raw.pragma("journal_mode = WAL");
+    raw.pragma("synchronous = NORMAL");
+    raw.pragma("foreign_keys = ON");
+    migrate(raw, path);
+    // From here on the store waits for other processes itself, without stopping the event
+    // loop (see whenFree); only a write group, which is synchronous, waits inside SQLite.
+    raw.pragma("busy_timeout = 0");
+  } catch (err) {
+    raw.close();
+    throw err;
+  }
+  const listeners = new Map<Signal, Set<() => void>>();
+  const announce = (signal: Signal) => {
+    for (const fn of listeners.get(signal) ?? []) fn();
+  };
+  const conn = new SqliteConnection(raw, announce, busyTimeoutMs);
+  const sql = sqliteRootSql(conn);
+  return {
+    kind: "sqlite",
+    sql,
+    raw,
+    path,
+    location: path,
+    lookups: sqliteLookups,
+    changeStamp: changeStamps(raw),
+    on(signal, fn) {
+      let set = listeners.get(signal);
+      if (!set) listeners.set(signal, (set = new Set()));
+      set.add(fn);
+      return () => set.delete(fn);
+    },
+    writeGroup: () => openWriteGroup(conn),
+    ping: async () => {
+      await sql.get("SELECT 1");
+    },
+    close: async () => {
+      if (!raw.open) return;
+      if (raw.inTransaction) raw.exec("ROLLBACK");
+      raw.close();
+    },
+  };
+}
+
+/**
+ * Creates a new database's folder (0700) and empty file (0600) before SQLite opens it:
+ * SQLite gives the `-wal` and `-shm` files the mode of the database file, so none of the
+ * three is readable by other users. An existing file keeps the mode it has.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    // "wx": never opens an existing file. Closing a descriptor of a database file would
+    // drop every SQLite lock this process holds on it (POSIX locks are per process).
+    closeSync(openSync(path, "wx", 0o600));
+  } catch {
+    // It exists already, or cannot be created here (SQLite's own open then says why).
+  }
+}
+
+/**
+ * The change stamp: data_version (commits by other connections) and total_changes (rows
+ * written through this one). One cheap statement each; the first takes a read lock, so it
+ * is re-read at most every `maxAgeMs`, while this connection's writes count at once.
+ */
+function changeStamps(raw: Database.Database): (maxAgeMs?: number) => string {
+  const dataVersion = raw.prepare("PRAGMA data_version").pluck();
+  const totalChanges = raw.prepare("SELECT total_changes()").pluck();
+  let external = 0;
+  let externalAt = -Infinity;
+  // The last stamp and its parts: building the string on every call cost more than the
+  // statement, and a read-mostly server asks on every request.
+  let stamp = "";
+  let stampExternal = -1;
+  let stampTotal = -1;
+  return (maxAgeMs = 0) => {
+    const now = performance.now();
+    if (now - externalAt >= maxAgeMs) {
+      external = dataVersion.get() as number;
+      externalAt = now;
+    }
+    const total = totalChanges.get() as number;
+    if (total !== stampTotal || external !== stampExternal) {
+      stampTotal = total;
+      stampExternal = external;
+      stamp = `${external}:${total}`;
+    }
+    return stamp;
+  };
+}
+
+/**
+ * Opens a write group: one IMMEDIATE transaction in which every engine transaction is a
+ * savepoint (a failing call still undoes only itself). Commit and rollback are
+ * synchronous, so they must come between calls, never while one is running.
+ */
+function openWriteGroup(conn: SqliteConnection): WriteGroup {
+  const { raw } = conn;
+  if (conn.groupOpen || raw.inTransaction) throw new Error("a write group is already open");
+  if (conn.lock.busy) throw new Error("a write group cannot open while a call is running");
+  // Synchronous (the contract's write groups are): wait inside SQLite for another process.
+  raw.pragma(`busy_timeout = ${conn.busyTimeoutMs}`);
+  try {
+    conn.run("BEGIN IMMEDIATE");
+  } finally {
+    raw.pragma("busy_timeout = 0");
+  }
+  conn.groupOpen = true;
+  const between = (what: string) => {
+    if (conn.lock.busy) throw new Error(`a write group cannot ${what} while a call is running in it`);
+  };
+  return {
+    commit: () => {
+      between("commit");
+      conn.groupOpen = false;
+      // SQLite rolls a transaction back on its own after some errors (a full disk): then
+      // nothing of the group is durable, and the caller must hear it.
+      if (!raw.inTransaction) {
+        conn.groupSignals.clear();
+        throw new DdsError("unavailable", "the write group was rolled back by the database; nothing of it was kept");
+      }
+      conn.run("COMMIT");
+      conn.flushGroupSignals();
+    },
+    rollback: () => {
+      between("roll back");
+      conn.groupOpen = false;
+      conn.groupSignals.clear();
+      if (raw.inTransaction) conn.run("ROLLBACK");
+    },
+  };
+}
+
+/**
+ * The schema of a SQLite database: its version, this ddsctl's latest, and (with `apply`)
+ * the migrations applied now. Without `apply` the file is only read (and must exist).
+ */
+export function sqliteSchema(path: string, apply: boolean): { version: number; latest: number; applied: number } {
+  if (apply) {
+    const before = existsSync(path) ? readVersion(path) : 0;
+    const store = openSqliteStore(path);
+    const version = Number(store.raw.pragma("user_version", { simple: true }));
+    store.raw.close();
+    return { version, latest: MIGRATIONS.length, applied: version - before };
+  }
+  if (!existsSync(path)) throw new DdsError("not_found", `no database at ${path}`);
+  return { version: readVersion(path), latest: MIGRATIONS.length, applied: 0 };
+}
+
+function readVersion(path: string): number {
+  const raw = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return Number(raw.pragma("user_version", { simple: true }));
+  } finally {
+    raw.close();
+  }
+}
+
+/** Applies the migrations this ddsctl knows and the database lacks, in one transaction. */
+function migrate(raw: Database.Database, path: string): void {
+  const known = MIGRATIONS.length;
+  const applied = Number(raw.pragma("user_version", { simple: true }));
+  if (applied > known) {
+    throw new DdsError("unavailable", `database ${path} has schema version ${applied}, newer than this ddsctl supports (${known}); upgrade ddsctl`);
+  }
+  if (applied === known) return;
+  raw
+    .transaction(() => {
+      // Re-read inside the write lock: another process may have migrated meanwhile.
+      const now = Number(raw.pragma("user_version", { simple: true }));
+      for (let i = now; i < known; i++) raw.exec(MIGRATIONS[i].sql);
+      raw.pragma(`user_version = ${known}`);
+    })
+    .immediate();
+}

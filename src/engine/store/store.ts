@@ -1,0 +1,50 @@
+import type { WriteGroup } from "../../contract/service.js";
+import type { EvidenceLookups } from "./evidence-repo.js";
+import type { Signal, Sql } from "./sql.js";
+
+/**
+ * An in-progress mark on an Idempotency-Key held by this process. On PostgreSQL it is a
+ * session advisory lock, so it dies with the node that holds it; `release` gives it back.
+ */
+export interface KeyLock {
+  release(): Promise<void>;
+}
+
+/** An open database: one of the two adapters behind the same port. */
+export interface Store {
+  readonly kind: "sqlite" | "postgres";
+  /** The root executor: each statement on its own, or `sql.tx(...)` for a transaction. */
+  readonly sql: Sql;
+  /** What to show a user: the SQLite path, or the PostgreSQL URL without its password. */
+  readonly location: string;
+  /** The ingest's lookups, each store its fastest way. */
+  readonly lookups: EvidenceLookups;
+  /**
+   * A value that changes whenever the database may have changed, for caches of what was
+   * read: on SQLite a commit by another connection (data_version) or a row written through
+   * this one; on PostgreSQL a commit on any node (NOTIFY) or through this one. `maxAgeMs`
+   * lets SQLite re-read the other-connections half (a read lock) at most that often.
+   */
+  changeStamp(maxAgeMs?: number): string;
+  /**
+   * Calls `fn` whenever committed work announced `signal` (Sql.signal), here or (on
+   * PostgreSQL) on another node; also after a lost notification connection comes back.
+   * Returns the unsubscribe function.
+   */
+  on(signal: Signal, fn: () => void): () => void;
+  /**
+   * Takes the cross-node in-progress mark of a key, or undefined when another session holds
+   * it. Absent on SQLite, where one file has one writer and the mark is a row.
+   */
+  lockKey?(workspace: string, key: string): Promise<KeyLock | undefined>;
+  /** Optional write groups (SQLite only): see DdsService.writeGroup. */
+  writeGroup?(): WriteGroup;
+  /** Resolves when the database answers a trivial query (`/healthz`). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Creates the workspace row if it does not exist yet. */
+export async function ensureWorkspace(sql: Sql, name: string): Promise<void> {
+  await sql.run("INSERT INTO workspaces(name, created_at) VALUES (?, ?) ON CONFLICT(name) DO NOTHING", [name, new Date().toISOString()]);
+}

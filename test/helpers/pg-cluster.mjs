@@ -1,0 +1,101 @@
+// A throwaway PostgreSQL server for tests and benchmarks, from the machine's own binaries
+// (plain JS so `npm run bench`, which runs on dist/, uses the same code; types in
+// pg-cluster.d.mts).
+import { execFileSync } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+
+/** Where the machine's PostgreSQL 15 binaries are (DDS_PG_BIN overrides). */
+function binDir() {
+  const candidates = [process.env.DDS_PG_BIN, "/usr/lib/postgresql/15/bin"].filter(Boolean);
+  try {
+    candidates.push(execFileSync("pg_config", ["--bindir"], { encoding: "utf8" }).trim());
+  } catch {
+    // pg_config absent: the fixed candidates are all there is.
+  }
+  const found = candidates.find((d) => existsSync(join(d, "initdb")) && existsSync(join(d, "pg_ctl")));
+  if (!found) {
+    throw new Error(`PostgreSQL server binaries (initdb, pg_ctl) not found in ${candidates.join(", ")}: install postgresql-15 (.ci/run does) or set DDS_PG_BIN`);
+  }
+  return found;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** The uid/gid of the `postgres` user when this process runs as root (initdb refuses root). */
+function serverUser() {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
+  try {
+    return { uid: id("-u"), gid: id("-g") };
+  } catch {
+    throw new Error("running as root, and there is no `postgres` user to run the PostgreSQL server as (initdb refuses root)");
+  }
+}
+
+/**
+ * Starts a PostgreSQL server: `initdb` into a temporary folder, `pg_ctl start` on a free
+ * port of 127.0.0.1, durability off (tests need speed, not crash safety). As root, the
+ * server runs as the `postgres` user. Never a mock: when PostgreSQL cannot start, this
+ * throws with the reason and the server's log.
+ */
+export async function startPostgres({ settings: extra = [] } = {}) {
+  const bin = binDir();
+  const user = serverUser();
+  const dir = mkdtempSync(join(tmpdir(), "ddsctl-pg-"));
+  if (user) chownSync(dir, user.uid, user.gid);
+  const data = join(dir, "data");
+  const log = join(dir, "server.log");
+  const run = (tool, args) => {
+    const [cmd, argv] = user ? ["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]] : [join(bin, tool), args];
+    try {
+      execFileSync(cmd, argv, { stdio: "pipe", encoding: "utf8" });
+    } catch (err) {
+      const serverLog = existsSync(log) ? readFileSync(log, "utf8").slice(-2000) : "";
+      throw new Error(`PostgreSQL ${tool} failed: ${err.stderr || err.stdout || err.message}\n${serverLog}`);
+    }
+  };
+  const port = await freePort();
+  run("initdb", ["-D", data, "-U", "dds", "--auth=trust", "-E", "UTF8", "--locale=C", "-N"]);
+  const settings = [`-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`, ...extra.map((s) => `-c ${s}`)].join(" ");
+  run("pg_ctl", ["-D", data, "-o", settings, "-l", log, "-w", "-t", "60", "start"]);
+  let stopped = false;
+  const stopNow = () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  // A process that dies must not leave a server behind.
+  process.once("exit", stopNow);
+  const admin = postgres(`postgres://dds@127.0.0.1:${port}/postgres`, { max: 1, onnotice: () => undefined });
+  let n = 0;
+  return {
+    port,
+    async createDatabase() {
+      const name = `t${process.pid}_${++n}_${Math.random().toString(36).slice(2, 8)}`;
+      await admin.unsafe(`CREATE DATABASE ${name}`);
+      return `postgres://dds@127.0.0.1:${port}/${name}`;
+    },
+    async stop() {
+      await admin.end({ timeout: 1 });
+      process.off("exit", stopNow);
+      stopNow();
+    },
+  };
+}

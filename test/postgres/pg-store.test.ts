@@ -1,0 +1,148 @@
+import { getTableColumns, getTableName } from "drizzle-orm";
+import { SQLiteTable } from "drizzle-orm/sqlite-core";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAuthenticator, issueToken, revokeToken } from "../../src/engine/auth/index.js";
+import { openLocalEngine } from "../../src/engine/local-engine.js";
+import { migrateDatabase, openDatabase } from "../../src/engine/store/db.js";
+import { createIdempotencyRepo } from "../../src/engine/store/idempotency-repo.js";
+import { MIGRATIONS } from "../../src/engine/store/postgres/migrations/index.js";
+import * as schema from "../../src/engine/store/schema.js";
+import type { Store } from "../../src/engine/store/store.js";
+import { startNode } from "../helpers/pg-nodes.js";
+import { startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
+
+let cluster: PgCluster;
+beforeAll(async () => {
+  cluster = await startPostgres();
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+/** Polls `check` until it holds (no fixed sleeps: the condition decides). */
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe("PostgreSQL store: schema", () => {
+  it("migrates on open, matches drizzle's columns, and refuses a newer schema (and an older one when told not to migrate)", async () => {
+    const url = await cluster.createDatabase();
+    expect(await migrateDatabase(url, { check: true })).toMatchObject({ kind: "postgres", version: 0, latest: MIGRATIONS.length, applied: 0 });
+    const store = await openDatabase(url);
+    for (const table of Object.values(schema)) {
+      if (!(table instanceof SQLiteTable)) continue;
+      const name = getTableName(table);
+      const actual = (await store.sql.all<{ c: string }>("SELECT column_name AS c FROM information_schema.columns WHERE table_name = ?", [name])).map((r) => r.c).sort();
+      expect(Object.values(getTableColumns(table)).map((c) => c.name).sort(), name).toEqual(actual);
+    }
+    await store.close();
+    expect(await migrateDatabase(url)).toMatchObject({ version: MIGRATIONS.length, applied: 0 });
+
+    const admin = postgres(url, { max: 1, onnotice: () => undefined });
+    await admin.unsafe("UPDATE dds_schema SET version = version + 1");
+    await expect(openDatabase(url)).rejects.toThrow(/newer than this ddsctl supports/);
+    await admin.unsafe("UPDATE dds_schema SET version = 0");
+    await expect(openDatabase(url, { migrate: false })).rejects.toThrow(/run ddsctl migrate first/);
+    await admin.end();
+  });
+
+  it("two nodes opening an empty database at once migrate it once", async () => {
+    const url = await cluster.createDatabase();
+    const stores = await Promise.all([openDatabase(url), openDatabase(url), openDatabase(url)]);
+    expect(await stores[0].sql.get("SELECT version FROM dds_schema")).toEqual({ version: MIGRATIONS.length });
+    for (const s of stores) await s.close();
+  });
+});
+
+describe("PostgreSQL store: several nodes", () => {
+  let url: string;
+  let a: Store;
+  let b: Store;
+  beforeAll(async () => {
+    url = await cluster.createDatabase();
+    a = await openDatabase(url);
+    b = await openDatabase(url);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it("a commit on one node moves the other node's change stamp (its caches forget), and wakes its workers", async () => {
+    const stamp = b.changeStamp();
+    expect(b.changeStamp()).toBe(stamp);
+    let woken = 0;
+    const off = b.on("work", () => woken++);
+    const engine = await openLocalEngine({ db: url });
+    const { contextId } = await engine.createContext({ name: "x" });
+    await until(() => b.changeStamp() !== stamp, "the other node to hear the commit");
+    await engine.ctx.tx((s) => s.pipeline.markStale([contextId]));
+    await until(() => woken > 0, "the other node's worker to be woken");
+    off();
+    await engine.close();
+  });
+
+  it("a token revoked on one node is refused by the other once it hears of it", async () => {
+    const auth = createAuthenticator(b);
+    const issued = await issueToken(a, { workspace: "w", scopes: ["read"] });
+    expect((await auth.authenticate(issued.token, b.changeStamp()))?.workspace).toBe("w");
+    await revokeToken(a, issued.tokenId);
+    await until(async () => (await auth.authenticate(issued.token, b.changeStamp())) === undefined, "the revocation to reach the other node");
+  });
+
+  it("an Idempotency-Key marked on one node is refused on the other while it runs, and freed when that node's session dies", async () => {
+    const timing = { now: Date.now(), ttlMs: 60_000, abandonMs: 60_000 };
+    const first = await createIdempotencyRepo(a).begin("w", "k1", "h", timing);
+    expect(first.kind).toBe("claimed");
+    expect((await createIdempotencyRepo(b).begin("w", "k1", "h", timing)).kind).toBe("running");
+    // The same node refuses a second run of its own key too (advisory locks are re-entrant).
+    expect((await createIdempotencyRepo(a).begin("w", "k1", "h", timing)).kind).toBe("running");
+    if (first.kind === "claimed") await first.claim.finish({ status: 201, headers: {}, body: "{}" });
+    expect((await createIdempotencyRepo(b).begin("w", "k1", "h", timing)).kind).toBe("replay");
+
+    const c = await openDatabase(url);
+    expect((await createIdempotencyRepo(c).begin("w", "k2", "h", timing)).kind).toBe("claimed");
+    expect((await createIdempotencyRepo(b).begin("w", "k2", "h", timing)).kind).toBe("running");
+    await c.close(); // the node dies: its session, and the mark, with it
+    expect((await createIdempotencyRepo(b).begin("w", "k2", "h", timing)).kind).toBe("claimed");
+  });
+});
+
+describe("secrets on PostgreSQL", () => {
+  it("come from DDS_SECRET_KEY only (every node must hold the same key): without it, a webhook is refused with the reason", async () => {
+    const engine = await openLocalEngine({ db: await cluster.createDatabase() });
+    const saved = process.env.DDS_SECRET_KEY;
+    delete process.env.DDS_SECRET_KEY;
+    try {
+      await expect(engine.createWebhook({ url: "https://example.com/h", events: ["context.stale"] })).rejects.toThrow(/DDS_SECRET_KEY.*the same on every node/);
+      expect((await engine.listWebhooks()).data).toHaveLength(0);
+    } finally {
+      if (saved !== undefined) process.env.DDS_SECRET_KEY = saved;
+      await engine.close();
+    }
+  });
+});
+
+describe("health", () => {
+  it("/healthz and /readyz report the database's reachability", async () => {
+    const own = await startPostgres();
+    const node = await startNode(await own.createDatabase(), { worker: false, webhooks: false });
+    try {
+      const health = await fetch(`${node.origin}/healthz`);
+      expect([health.status, await health.json()]).toEqual([200, { status: "ok", database: "reachable" }]);
+      expect((await fetch(`${node.origin}/readyz`)).status).toBe(200);
+      await own.stop();
+      const down = await fetch(`${node.origin}/healthz`);
+      expect([down.status, await down.json()]).toEqual([503, { status: "unavailable", database: "unreachable" }]);
+      expect((await fetch(`${node.origin}/readyz`)).status).toBe(503);
+    } finally {
+      await node.server.close();
+      await node.store.close().catch(() => undefined);
+    }
+  });
+});
