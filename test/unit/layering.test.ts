@@ -14,7 +14,7 @@ function files(dir: string): string[] {
 const imports = (path: string) => [...readFileSync(path, "utf8").matchAll(/^\s*(?:import|export)[^;]*?from\s+["']([^"']+)["']/gm)].map((m) => m[1]);
 const layer = (path: string) => relative(SRC, path).split("/")[0];
 
-/** Which layers each layer may import (STYLE.md rule 2: dependencies point one way). */
+/** Which layers each layer may import (the README's "Layout": dependencies point one way). */
 const ALLOWED: Record<string, string[]> = {
   util: ["util"],
   contract: ["util", "contract"],

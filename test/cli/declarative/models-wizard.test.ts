@@ -4,10 +4,11 @@ import { wizardBody } from "../../../src/cli/commands/models/model-wizard.js";
 import { BIN, sandbox, type Sandbox } from "../../helpers/cli.js";
 import { expectExit } from "./helpers.js";
 
-const hasScript = spawnSync("script", ["--version"]).status === 0;
 
 /** Runs a command in a pseudo-terminal (util-linux `script`), answering each prompt as it appears. */
 async function withTerminal(box: Sandbox, command: string, answers: [RegExp, string][]): Promise<{ code: number | null; output: string }> {
+  // The pseudo-terminal comes from util-linux `script`; without it this test cannot run, and says so.
+  if (spawnSync("script", ["--version"]).status !== 0) throw new Error("util-linux `script` is needed for the terminal tests (apt-get install bsdutils)");
   const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: box.dir, env: { ...process.env, ...box.env } });
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
@@ -61,7 +62,7 @@ describe("models create without -f", () => {
     expect(wizardBody({ name: "Loan", description: "the loan", fields: [], identity: undefined })).toEqual({ name: "Loan", description: "the loan", fields: [] });
   });
 
-  it.skipIf(!hasScript)("on a terminal, asks for name, fields and identity, then creates the draft", async () => {
+  it("on a terminal, asks for name, fields and identity, then creates the draft", async () => {
     const down = "\x1b[B";
     const { code, output } = await withTerminal(box, `node ${BIN} models create`, [
       [/Model name/, "Pet\r"],

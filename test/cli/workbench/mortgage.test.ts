@@ -1,17 +1,14 @@
-import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMMANDS } from "../../../src/cli/registry.js";
 import { sandbox, type Sandbox } from "../../helpers/cli.js";
 import { expectGolden } from "../../unit/workbench/golden.js";
 import { cli, cliJson, mask } from "./setup.js";
 
 const MORTGAGE = resolve(import.meta.dirname, "../../../fixtures/mortgage");
-const ready = existsSync(MORTGAGE) && COMMANDS.some((c) => c.command === "seed");
 
 // The bundled mortgage fixtures (the ones `ddsctl demo` shows): brennan-joint has two
 // applicants scored 781 and 605 by the bureau, so min-credit-score fails on the second.
-describe.skipIf(!ready)("the workbench on the mortgage fixtures", () => {
+describe("the workbench on the mortgage fixtures", () => {
   let box: Sandbox;
   beforeAll(async () => {
     box = sandbox();
