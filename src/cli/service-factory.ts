@@ -10,7 +10,8 @@ import type { Target } from "./target.js";
 export async function openService(target: Target): Promise<DdsService> {
   if (target.mode === "local") {
     const { openLocalEngine } = await import("../engine/local-engine.js");
-    return openLocalEngine({ db: target.db, workspace: target.workspace });
+    // The CLI is the database's only user in this process: a drain commits its passes together.
+    return openLocalEngine({ db: target.db, workspace: target.workspace, pipeline: { groupPasses: true } });
   }
   if (!target.token) {
     throw errors.usage(

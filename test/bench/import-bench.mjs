@@ -1,35 +1,24 @@
-// Issue 5 (8): `ddsctl import contributions` of an N-line NDJSON file, locally and against
-// `ddsctl serve`, next to `sqlite-utils insert --nl` loading the same file as the peer.
-// Standalone: node test/bench/import-bench.mjs [--rows 1000000] [--contexts 1000] [--keep]
+// `ddsctl import contributions` of the two import shapes (see import-shapes.mjs), locally
+// and against `ddsctl serve`, next to `sqlite-utils insert --nl` loading the same file as
+// the peer; after the record-heavy import, how long the pipeline takes to resolve it.
+// Standalone: node test/bench/import-bench.mjs [--rows 1000000] [--heavy-rows 200000] [--keep]
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { createLocalEngine } from "../../dist/engine/local-engine.js";
-import { MODELS, contributions } from "./workload.mjs";
+import { SHAPES, writeShape } from "./import-shapes.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = join(ROOT, "bin/ddsctl");
 const TIME = "/usr/bin/time";
 
-/** Streams `rows` contribution lines to `path`, naming contexts and models (hand-readable). */
-async function writeFile(path, rows, contexts) {
-  const names = Array.from({ length: contexts }, (_, i) => `case-${i}`);
-  const out = createWriteStream(path);
-  for (const c of contributions(rows, names, { Loan: "Loan", Applicant: "Applicant", Employment: "Employment" })) {
-    const { contextId, modelId, ...rest } = c;
-    if (!out.write(`${JSON.stringify({ contextRef: contextId, modelName: modelId, ...rest })}\n`)) await once(out, "drain");
-  }
-  out.end();
-  await once(out, "finish");
-}
-
-async function setupDb(db) {
+async function setupDb(db, models) {
   const engine = createLocalEngine({ db });
-  for (const m of MODELS) await engine.setModelStatus((await engine.createModel(m)).modelId, "active");
+  for (const m of models) await engine.setModelStatus((await engine.createModel(m)).modelId, "active");
   await engine.close();
 }
 
@@ -79,15 +68,6 @@ async function serve(db) {
   return { url, stop: async () => (child.kill("SIGTERM"), await once(child, "exit")) };
 }
 
-function hasServe() {
-  try {
-    execFileSync("node", [BIN, "serve", "--help"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** sqlite-utils, installed with apt-get when missing (a Debian package); undefined if impossible. */
 function sqliteUtils() {
   const find = () => {
@@ -111,45 +91,62 @@ function sqliteUtils() {
 
 const importArgs = (file) => ["import", "contributions", file, "--create-contexts", "--no-wait", "--quiet", "--json"];
 
-/** Runs the import benchmark and returns rows (name, rows, seconds, rssMiB), ratios and notes. */
-export async function runImportBench({ rows = 1_000_000, contexts = 1000, keep = false } = {}) {
+/** Imports one shape locally, remotely and with the peer; returns its rows and ratios. */
+async function runShape(dir, shape, rows, targets, peer) {
+  const contexts = shape.defaultContexts;
+  const file = join(dir, `${shape.label}.ndjson`);
+  const out = [];
+  await writeShape(file, shape, rows, contexts);
+  const mb = (statSync(file).size / 1024 / 1024).toFixed(0);
+  const tag = `${shape.label}, ${contexts} contexts, ${mb} MB`;
+  // Local: the embedded engine, batches committed in write groups.
+  const localDb = join(dir, `${shape.label}-local.db`);
+  await setupDb(localDb, shape.models);
+  const local = await measure("node", [BIN, "--local", localDb, ...importArgs(file)]);
+  const summary = JSON.parse(local.stdout);
+  if (summary.created !== rows) throw new Error(`local import created ${summary.created} of ${rows}: ${local.stdout}`);
+  out.push({ name: `ddsctl import, local (${tag})`, rows, seconds: local.seconds, rssMiB: local.rssMiB });
+  // Remote: against ddsctl serve on the same kind of database, 4 requests in flight.
+  const remoteDb = join(dir, `${shape.label}-remote.db`);
+  await setupDb(remoteDb, shape.models);
+  const token = JSON.parse(execFileSync("node", [BIN, "--local", remoteDb, "tokens", "create", "--scope", "write", "--json", "--quiet"], { encoding: "utf8" })).token;
+  const server = await serve(remoteDb);
+  let remote;
+  try {
+    remote = await measure("node", [BIN, "--remote", server.url, "--token", token, ...importArgs(file)]);
+  } finally {
+    await server.stop();
+  }
+  out.push({ name: `ddsctl import, remote via ddsctl serve (${shape.label})`, rows, seconds: remote.seconds, rssMiB: remote.rssMiB });
+  if (peer) {
+    const su = await measure(peer, ["insert", join(dir, `${shape.label}-peer.db`), "contributions", file, "--nl"]);
+    out.push({ name: `sqlite-utils insert --nl, same file (${shape.label})`, rows, seconds: su.seconds, rssMiB: su.rssMiB });
+    out.push({ name: `local import vs sqlite-utils (${shape.label})`, ratio: su.seconds / local.seconds, target: `>= ${targets.peer.toFixed(2)}`, targetValue: targets.peer });
+  }
+  out.push({ name: `remote vs local import (${shape.label})`, ratio: local.seconds / remote.seconds, target: ">= 0.70", targetValue: 0.7 });
+  out.push({ name: `peak RSS of the local import, MiB (${shape.label})`, ratio: local.rssMiB, target: "< 200", targetValue: 200, lowerIsBetter: true });
+  out.push({ name: `peak RSS of the remote import, MiB (${shape.label})`, ratio: remote.rssMiB, target: "< 200", targetValue: 200, lowerIsBetter: true });
+  return { out, localDb, localSeconds: local.seconds };
+}
+
+/**
+ * Runs the import benchmark on both shapes and returns rows (name, rows, seconds, rssMiB),
+ * ratios and notes. The record-heavy local database is then resolved by `pipeline run`,
+ * timed against the import that filled it.
+ */
+export async function runImportBench({ rows = 1_000_000, heavyRows = 200_000, keep = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "bench-import-"));
-  const file = join(dir, "contributions.ndjson");
   const out = [];
   try {
-    await writeFile(file, rows, contexts);
-    const mb = statSync(file).size / 1024 / 1024;
-    // Local: the embedded engine, one batch at a time.
-    await setupDb(join(dir, "local.db"));
-    const local = await measure("node", [BIN, "--local", join(dir, "local.db"), ...importArgs(file)]);
-    const summary = JSON.parse(local.stdout);
-    if (summary.created !== rows) throw new Error(`local import created ${summary.created} of ${rows}: ${local.stdout}`);
-    out.push({ name: `(i) ddsctl import, local, ${contexts} contexts, ${mb.toFixed(0)} MB`, rows, seconds: local.seconds, rssMiB: local.rssMiB });
-    // Remote: against ddsctl serve (its pipeline worker runs beside it), 4 in flight.
-    if (hasServe()) {
-      const db = join(dir, "remote.db");
-      await setupDb(db);
-      const token = JSON.parse(execFileSync("node", [BIN, "--local", db, "tokens", "create", "--scope", "write", "--json", "--quiet"], { encoding: "utf8" })).token;
-      const server = await serve(db);
-      try {
-        const remote = await measure("node", [BIN, "--remote", server.url, "--token", token, ...importArgs(file)]);
-        out.push({ name: "(j) ddsctl import, remote (ddsctl serve), 4 in flight", rows, seconds: remote.seconds, rssMiB: remote.rssMiB });
-      } finally {
-        await server.stop();
-      }
-    } else {
-      out.push({ note: "(j) skipped: this build has no `ddsctl serve`" });
-    }
-    // The peer: sqlite-utils loading the same NDJSON into a table (no validation, no binding).
     const peer = sqliteUtils();
-    if (peer) {
-      const su = await measure(peer, ["insert", join(dir, "peer.db"), "contributions", file, "--nl"]);
-      out.push({ name: "(k) sqlite-utils insert --nl, same file (peer)", rows, seconds: su.seconds, rssMiB: su.rssMiB });
-      out.push({ name: "i/k local import vs sqlite-utils", ratio: rows / local.seconds / (rows / su.seconds), target: ">= 1.00", targetValue: 1 });
-    } else {
-      out.push({ note: "(k) skipped: sqlite-utils is not installed and apt-get install -y sqlite-utils failed" });
-    }
-    out.push({ name: "i peak RSS of the local import, MiB", ratio: local.rssMiB, target: "< 200", targetValue: 200, lowerIsBetter: true });
+    if (!peer) out.push({ note: "sqlite-utils is not installed and apt-get install -y sqlite-utils failed: no peer ratios" });
+    const friendly = await runShape(dir, SHAPES.friendly, rows, { peer: 1.5 }, peer);
+    out.push(...friendly.out);
+    const heavy = await runShape(dir, SHAPES.recordHeavy, heavyRows, { peer: 1.0 }, peer);
+    out.push(...heavy.out);
+    const pass = await measure("node", [BIN, "--local", heavy.localDb, "pipeline", "run", "--quiet", "--json"]);
+    out.push({ name: `pipeline run after the record-heavy import (${SHAPES.recordHeavy.defaultContexts} contexts)`, rows: heavyRows, seconds: pass.seconds, rssMiB: pass.rssMiB });
+    out.push({ name: "resolution time / import time (record-heavy)", ratio: pass.seconds / heavy.localSeconds, target: "<= 1.00", targetValue: 1, lowerIsBetter: true });
   } finally {
     if (!keep) rmSync(dir, { recursive: true, force: true });
   }
@@ -160,6 +157,6 @@ export async function runImportBench({ rows = 1_000_000, contexts = 1000, keep =
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const opt = (name, dflt) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : dflt);
-  const results = await runImportBench({ rows: Number(opt("rows", "1000000")), contexts: Number(opt("contexts", "1000")), keep: args.includes("--keep") });
+  const results = await runImportBench({ rows: Number(opt("rows", "1000000")), heavyRows: Number(opt("heavy-rows", "200000")), keep: args.includes("--keep") });
   process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
 }

@@ -6,7 +6,7 @@ import { newId } from "../../util/ids.js";
 import { isDateTime } from "../models/field-definition.js";
 import type { Scope } from "../engine-context.js";
 import type { StoredModel } from "../models/model-types.js";
-import type { ContextRow } from "../store/context-repo.js";
+import type { ContextState } from "../store/context-repo.js";
 import { identityMapKey, sourceMapKey, type ContributionInsert, type EvidenceLookups, type IdentityKey, type RecordInsert, type RecordRow, type SourceKey } from "../store/evidence-repo.js";
 import { checkEvidence, identityKeyOf, missingIdentity } from "./evidence-data.js";
 import { apiContribution } from "./contribution-view.js";
@@ -47,7 +47,7 @@ interface Head {
 interface Checked {
   input: ContributionCreate;
   model: StoredModel;
-  context: ContextRow;
+  context: ContextState;
   data: Record<string, unknown>;
   confidences: Record<string, number>;
   confidencesByName: Record<string, number>;
@@ -90,7 +90,7 @@ const caught = <T>(fn: () => T): T | DdsError => {
  */
 export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   const models = new Map<string, StoredModel | undefined>();
-  const contexts = new Map<string, ContextRow>();
+  const contexts = new Map<string, ContextState>();
   const records = new Map<string, RecordRow | undefined>();
   const recordsByKey = new Map<string, string>();
   /** Records this writer creates, until flush writes them (in creation order). */
@@ -106,7 +106,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
     const modelIds = [...new Set(inputs.map((i) => i.modelId.toLowerCase()))].filter((id) => !models.has(id));
     for (const [id, model] of await deps.models.getMany(s, modelIds)) models.set(id, model);
     const contextIds = [...new Set(inputs.map((i) => i.contextId.toLowerCase()))].filter((id) => !contexts.has(id));
-    for (const row of await s.contexts.getMany(contextIds, { lock: true })) contexts.set(row.id, row);
+    for (const row of await s.contexts.getStates(contextIds, { lock: true })) contexts.set(row.id, row);
     const recordIds = [...new Set(inputs.flatMap((i) => (i.recordId ? [i.recordId.toLowerCase()] : [])))].filter((id) => !records.has(id) && !created.has(id));
     const found = new Map((await s.evidence.getRecords(recordIds)).map((r) => [r.id, r]));
     for (const id of recordIds) records.set(id, found.get(id));

@@ -1,5 +1,6 @@
 import type { DdsRecord, FieldLineage, RecordIssue } from "../../contract/schemas/index.js";
 import type { RecordRow } from "../store/evidence-repo.js";
+import { decodeLineage } from "../store/lineage-codec.js";
 
 /** The API shape of a record (includes are added by the caller). */
 export function toApiRecord(row: RecordRow): DdsRecord {
@@ -19,5 +20,5 @@ export function toApiRecord(row: RecordRow): DdsRecord {
 
 /** The stored lineage of a record, keyed by field name. */
 export function lineageOf(row: RecordRow): Record<string, FieldLineage> {
-  return JSON.parse(row.lineage) as Record<string, FieldLineage>;
+  return decodeLineage(row.lineage);
 }

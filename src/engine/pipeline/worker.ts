@@ -14,7 +14,18 @@ export interface PipelineOptions {
   workerId?: string;
   /** Called after each committed pass, inside its transaction (webhook outbox). */
   onPass?: (tx: Sql, event: PassEvent) => Promise<void>;
+  /**
+   * Commits the passes of a drain together, a write group every {@link GROUP_MS}, when the
+   * store offers write groups (SQLite). For a process that is the database's only user
+   * in-process (the CLI): records of interleaved contexts share pages, and committing a
+   * pass at a time wrote each page once per context. A kill loses the passes of the open
+   * group only; their contexts stay stale and are claimed again.
+   */
+  groupPasses?: boolean;
 }
+
+/** How long a drain's write group stays open (see PipelineOptions.groupPasses). */
+const GROUP_MS = 250;
 
 /** What a committed pass reports to listeners. */
 export interface PassEvent {
@@ -89,18 +100,30 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
       const only = opts.contextIds?.map((id) => id.toLowerCase());
       const resolved = new Set<string>();
       let passes = 0;
-      for (;;) {
-        const claim = await repo.claim(worker, leaseMs, { workspace, only });
-        if (claim) {
-          passes++;
-          if ((await pass(claim)) === "resolved") resolved.add(claim.contextId);
-          if (Date.now() > deadline) break;
-          continue;
+      const group = groupedCommits(options.groupPasses ? store : undefined);
+      try {
+        for (;;) {
+          group.open();
+          const claim = await repo.claim(worker, leaseMs, { workspace, only });
+          if (claim) {
+            passes++;
+            const freshness = await pass(claim);
+            if (freshness === "resolved") resolved.add(claim.contextId);
+            group.due();
+            if (Date.now() > deadline) break;
+            continue;
+          }
+          // Others must see this drain's passes before it waits on theirs.
+          group.commit();
+          if (!only) break;
+          const busy = (await repo.states(only)).filter((s) => s.freshness === "computing");
+          if (busy.length === 0 || Date.now() > deadline) break;
+          await sleep(25);
         }
-        if (!only) break;
-        const busy = (await repo.states(only)).filter((s) => s.freshness === "computing");
-        if (busy.length === 0 || Date.now() > deadline) break;
-        await sleep(25);
+        group.commit();
+      } catch (err) {
+        group.rollback();
+        throw err;
       }
       const ids = only ?? [...resolved];
       const states = await repo.states(ids);
@@ -115,3 +138,33 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
 
 /** The pipeline type. */
 export type Pipeline = ReturnType<typeof createPipeline>;
+
+/**
+ * The write groups of a drain: `open` starts one when none is open, `due` commits it once
+ * it has been open for GROUP_MS, `commit` and `rollback` end it. Without a store that
+ * offers write groups, each pass commits on its own and these do nothing.
+ */
+function groupedCommits(store: Store | undefined) {
+  let group: ReturnType<NonNullable<Store["writeGroup"]>> | undefined;
+  let openedAt = 0;
+  return {
+    open() {
+      if (!store?.writeGroup || group) return;
+      group = store.writeGroup();
+      openedAt = performance.now();
+    },
+    due() {
+      if (group && performance.now() - openedAt >= GROUP_MS) this.commit();
+    },
+    commit() {
+      const g = group;
+      group = undefined;
+      g?.commit();
+    },
+    rollback() {
+      const g = group;
+      group = undefined;
+      g?.rollback();
+    },
+  };
+}

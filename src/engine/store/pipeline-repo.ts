@@ -1,6 +1,7 @@
 import type { CompiledModel } from "../models/model-types.js";
 import type { PassInput, PassOutput } from "../pipeline/types.js";
 import { newId } from "../../util/ids.js";
+import { encodeLineage } from "./lineage-codec.js";
 import type { Sql } from "./sql.js";
 
 /**
@@ -27,6 +28,8 @@ export interface ClaimScope {
 export type OnCommitted = (tx: Sql, changedOutcomes: { ruleId: string; outcome: boolean }[]) => Promise<void>;
 
 const list = (n: number) => Array(n).fill("?").join(",");
+/** Contexts per statement when marking them stale (far below either database's parameter limit). */
+const STALE_CHUNK = 500;
 
 /**
  * The pipeline's persistence: marking contexts stale, claiming them atomically with a
@@ -40,27 +43,24 @@ export function createPipelineRepo(db: Sql) {
      * and wake the workers. Returns the contexts that were resolved and are now stale.
      */
     async markStale(contextIds: Iterable<string>): Promise<{ contextId: string; workspace: string }[]> {
+      const ids = [...new Set(contextIds)].sort();
       const turned: { contextId: string; workspace: string }[] = [];
-      // In id order, as every writer locks contexts: two transactions never wait on each other in a cycle.
-      for (const id of [...new Set(contextIds)].sort()) {
-        // Tried first so the caller learns which contexts *turned* stale (for
-        // `context.stale`) without an extra read; it matches nothing for contexts already
-        // stale or computing.
-        const row = await db.get<{ contextId: string; workspace: string }>(
-          `UPDATE contexts SET evidence_version = evidence_version + 1, freshness = 'stale'
-           WHERE id = ? AND deleted_at IS NULL AND status != 'archived' AND freshness = 'resolved'
-           RETURNING id AS "contextId", workspace`,
-          [id],
+      // A few set-based statements per call, not two per context: a batch of interleaved
+      // lines touches up to a hundred contexts. The rows are locked in id order first (as
+      // every writer locks contexts, so two transactions never wait on each other in a
+      // cycle), then the resolved ones are read (they *turn* stale, for `context.stale`),
+      // then all are bumped; a computing pass notices the new version.
+      for (let i = 0; i < ids.length; i += STALE_CHUNK) {
+        const chunk = ids.slice(i, i + STALE_CHUNK);
+        const live = `id IN (${list(chunk.length)}) AND deleted_at IS NULL AND status != 'archived'`;
+        if (db.dialect.forUpdate) await db.all(`SELECT id FROM contexts WHERE ${live} ORDER BY id ${db.dialect.forUpdate}`, chunk);
+        turned.push(...(await db.all<{ contextId: string; workspace: string }>(`SELECT id AS "contextId", workspace FROM contexts WHERE ${live} AND freshness = 'resolved' ORDER BY id`, chunk)));
+        await db.run(
+          `UPDATE contexts SET evidence_version = evidence_version + 1,
+             freshness = CASE WHEN freshness = 'computing' THEN 'computing' ELSE 'stale' END
+           WHERE ${live}`,
+          chunk,
         );
-        if (row) turned.push(row);
-        else {
-          await db.run(
-            `UPDATE contexts SET evidence_version = evidence_version + 1,
-               freshness = CASE WHEN freshness = 'computing' THEN 'computing' ELSE 'stale' END
-             WHERE id = ? AND deleted_at IS NULL AND status != 'archived'`,
-            [id],
-          );
-        }
       }
       db.signal("work");
       return turned;
@@ -140,7 +140,7 @@ export function createPipelineRepo(db: Sql) {
               JSON.stringify(r.data),
               r.sha256,
               JSON.stringify(r.issues),
-              JSON.stringify(r.lineage),
+              encodeLineage(r.lineage),
               r.sha256,
               now,
               r.id,
@@ -220,8 +220,8 @@ async function loadInput(tx: Sql, contextId: string): Promise<PassInput | undefi
     tx.all<Omit<PassInput["contributions"][number], "data" | "confidences"> & { data: string; confidences: string }>(
       `SELECT k.id, k.record_id AS "recordId", k.model_id AS "modelId", k.source_id AS "sourceId", k.source_type AS "sourceType",
          k.data, k.field_confidences AS confidences, k.received_at AS "receivedAt", k.observed_at AS "observedAt"
-       FROM contributions k JOIN records r ON r.id = k.record_id
-       WHERE k.context_id = ? AND k.status = 'accepted' AND r.deleted_at IS NULL`,
+       FROM records r JOIN contributions k ON k.record_id = r.id
+       WHERE r.context_id = ? AND r.deleted_at IS NULL AND k.status = 'accepted'`,
       [ctx.id],
     ),
     tx.all<PassInput["removals"][number]>(

@@ -20,11 +20,12 @@ function rng(seed: number): () => number {
 }
 
 /**
- * 20,000 lines over 200 contexts, in runs of 10 lines per context so every window touches
- * several contexts (and contexts are created mid-file): loans, applicants and employments
- * from sources that repeat (so contributions supersede), plus a bad line now and then.
+ * The friendly shape: 20,000 lines over 200 contexts, in runs of 10 lines per context so
+ * every window touches several contexts (and contexts are created mid-file): loans,
+ * applicants and employments from sources that repeat (so contributions supersede), plus a
+ * bad line now and then.
  */
-function caseFile(): string[] {
+function friendlyFile(): string[] {
   const r = rng(42);
   const lines: string[] = [];
   for (let i = 0; i < LINES; i++) {
@@ -40,19 +41,42 @@ function caseFile(): string[] {
   return lines;
 }
 
-let clean: Sandbox;
-let killed: Sandbox;
-beforeAll(async () => {
-  clean = sandbox();
-  killed = sandbox();
-  await Promise.all([setupModels(clean), setupModels(killed)]);
-});
-afterAll(() => {
-  clean.cleanup();
-  killed.cleanup();
-});
+/**
+ * The record-heavy shape: contexts interleaved line by line (`i % CONTEXTS`), almost every
+ * line a new applicant; now and then a line for an earlier applicant (it supersedes) and a
+ * bad line.
+ */
+function recordHeavyFile(): string[] {
+  const r = rng(7);
+  const lines: string[] = [];
+  for (let i = 0; i < LINES; i++) {
+    const ref = `case-${i % CONTEXTS}`;
+    if (i % 997 === 500) lines.push(contribution(ref, "Applicant", "feed", { applicantId: `p${i}`, creditScore: "high" }));
+    else if (i % 1499 === 700) lines.push(`{"contextRef": "${ref}", oops}`);
+    else if (i % 50 === 49) lines.push(contribution(ref, "Applicant", "feed", { applicantId: `p${i - CONTEXTS}`, creditScore: 550 + Math.floor(r() * 300) }));
+    else lines.push(contribution(ref, "Applicant", "feed", { applicantId: `p${i}`, name: `Person ${i}`, creditScore: 550 + Math.floor(r() * 300) }, { sourceType: "integration" }));
+  }
+  return lines;
+}
 
-describe("kill -9 during an import", () => {
+describe.each([
+  ["friendly", friendlyFile],
+  ["record-heavy", recordHeavyFile],
+])("kill -9 during an import (%s shape)", (_shape, caseFile) => {
+  let clean: Sandbox;
+  let killed: Sandbox;
+  beforeAll(async () => {
+    clean = sandbox();
+    killed = sandbox();
+    // One after the other: the in-process CLI changes the working directory while it runs.
+    await setupModels(clean);
+    await setupModels(killed);
+  });
+  afterAll(() => {
+    clean.cleanup();
+    killed.cleanup();
+  });
+
   it("reruns after SIGKILL at random moments end in the same database as one clean run", async () => {
     const lines = caseFile();
     const cleanFile = writeLines(clean, "case.ndjson", lines);

@@ -1,0 +1,75 @@
+// One pipeline pass over a context of 1,000 records next to one over 2,000: the pass must
+// stay linear in the size of the context (the second costs about twice the first).
+// Records: half applicants, half employments each matched to an applicant by a field, and
+// one loan related to every applicant; the ten bench rules evaluated at the end.
+// Standalone: node test/bench/pass-bench.mjs [--rounds 5]
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { createLocalEngine } from "../../dist/engine/local-engine.js";
+import { MODELS, RULES } from "./workload.mjs";
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** A context holding `records` records; returns its id. */
+async function fill(engine, modelIds, records) {
+  const { contextId } = await engine.createContext({ name: `pass-${records}`, type: "mortgage" });
+  const items = [{ contextId, modelId: modelIds.Loan, sourceId: "form", sourceType: "document", data: { amount: 300000, propertyValue: 500000, monthlyDebt: 1500 } }];
+  for (let i = 0; items.length < records; i++) {
+    items.push({ contextId, modelId: modelIds.Applicant, sourceId: "bureau", sourceType: "integration", data: { applicantId: `a${i}`, creditScore: 600 + (i % 200) } });
+    if (items.length < records) items.push({ contextId, modelId: modelIds.Employment, sourceId: "payroll", sourceType: "document", data: { employmentId: `e${i}`, applicantId: `a${i}`, monthlyIncome: 3000 + (i % 50) * 100 } });
+  }
+  for (let i = 0; i < items.length; i += 100) await engine.bulkCreateContributions({ items: items.slice(i, i + 100) });
+  return { contextId, total: items.length };
+}
+
+/** Times `rounds` passes of one context: each round adds one contribution, then drains it. */
+async function passSeconds(engine, modelIds, contextId, rounds) {
+  const times = [];
+  for (let r = 0; r < rounds; r++) {
+    await engine.createContribution({ contextId, modelId: modelIds.Loan, sourceId: `form-${r}`, sourceType: "document", data: { amount: 300000 + r, propertyValue: 500000, monthlyDebt: 1500 } });
+    const t0 = performance.now();
+    const result = await engine.runPipeline({ contextIds: [contextId] });
+    times.push((performance.now() - t0) / 1000);
+    if (!result.resolved.includes(contextId)) throw new Error(`the pass did not resolve ${contextId}: ${JSON.stringify(result)}`);
+  }
+  return median(times);
+}
+
+/** Runs the pass benchmark; returns rows and the ratio of the two pass times. */
+export async function runPassBench({ rounds = 5 } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "bench-pass-"));
+  const engine = createLocalEngine({ db: join(dir, "pass.db") });
+  try {
+    const modelIds = {};
+    for (const m of MODELS) {
+      const created = await engine.createModel(m);
+      await engine.setModelStatus(created.modelId, "active");
+      modelIds[m.name] = created.modelId;
+    }
+    for (const rule of RULES) await engine.createRule(rule);
+    const small = await fill(engine, modelIds, 1000);
+    const large = await fill(engine, modelIds, 2000);
+    // The first pass of each creates every record's data and relationships: warm both up.
+    await engine.runPipeline({ contextIds: [small.contextId, large.contextId] });
+    const t1 = await passSeconds(engine, modelIds, small.contextId, rounds);
+    const t2 = await passSeconds(engine, modelIds, large.contextId, rounds);
+    return [
+      { name: `pipeline pass, one context of ${small.total} records (median of ${rounds})`, rows: small.total, seconds: t1 },
+      { name: `pipeline pass, one context of ${large.total} records (median of ${rounds})`, rows: large.total, seconds: t2 },
+      { name: "pass over 2,000 records / pass over 1,000 (linear: about 2)", ratio: t2 / t1, target: "<= 2.40", targetValue: 2.4, lowerIsBetter: true },
+    ];
+  } finally {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Standalone use prints the rows as JSON.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const rounds = args.includes("--rounds") ? Number(args[args.indexOf("--rounds") + 1]) : 5;
+  process.stdout.write(`${JSON.stringify(await runPassBench({ rounds }), null, 2)}\n`);
+}
