@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Problem } from "../../../contract/errors.js";
 import type { KindSpec } from "./import-kinds.js";
 import { parseLine, problemOf, type LineObject } from "./line-parse.js";
+import { contributionOrderKey } from "./order-keys.js";
 import type { References } from "./references.js";
 
 /** What became of one line: skipped (blank, another kind), rejected, or an item to send. */
@@ -42,6 +43,7 @@ export class LineClassifier {
 
   /** The order key of an item (see Dispatcher). */
   orderKey(item: LineObject): string | undefined {
+    if (this.spec.lineKind === "Contribution" && this.refs) return contributionOrderKey(item, this.refs.model(item.modelId));
     return this.spec.orderKey(item);
   }
 

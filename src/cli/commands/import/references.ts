@@ -53,6 +53,11 @@ export class References {
     return refs;
   }
 
+  /** A model by id (any case); undefined when unknown. */
+  model(id: unknown): Model | undefined {
+    return typeof id === "string" ? this.modelsById.get(id.toLowerCase()) : undefined;
+  }
+
   /** Remembers a `{"kind": "Context", "name", …}` line as the body to create that context with. */
   rememberContext(line: LineObject): void {
     if (typeof line.name !== "string") return;
