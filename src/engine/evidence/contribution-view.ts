@@ -1,4 +1,5 @@
 import type { Contribution } from "../../contract/schemas/index.js";
+import { decodeConfidences } from "../store/confidence-codec.js";
 import type { ContributionRow } from "../store/evidence-repo.js";
 
 /** Re-keys a fieldId-keyed object by the fields' current names. */
@@ -10,7 +11,8 @@ export function byName<T>(byId: Record<string, T>, names: Map<string, string>): 
 
 /** The API shape of a contribution (data and confidences keyed by current field names). */
 export function toApiContribution(row: ContributionRow, names: Map<string, string>): Contribution {
-  return apiContribution(row, byName(JSON.parse(row.data) as Record<string, unknown>, names), byName(JSON.parse(row.fieldConfidences) as Record<string, number>, names));
+  const data = JSON.parse(row.data) as Record<string, unknown>;
+  return apiContribution(row, byName(data, names), byName(decodeConfidences(row.fieldConfidences, data), names));
 }
 
 /**

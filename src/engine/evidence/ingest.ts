@@ -8,6 +8,7 @@ import type { Scope } from "../engine-context.js";
 import type { StoredModel } from "../models/model-types.js";
 import type { ContextState } from "../store/context-repo.js";
 import { identityMapKey, sourceMapKey, type ContributionInsert, type EvidenceLookups, type IdentityKey, type RecordInsert, type RecordRow, type SourceKey } from "../store/evidence-repo.js";
+import { encodeConfidences } from "../store/confidence-codec.js";
 import { checkEvidence, identityKeyOf, missingIdentity } from "./evidence-data.js";
 import { apiContribution } from "./contribution-view.js";
 import type { ModelCache } from "./model-cache.js";
@@ -173,7 +174,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       sourceId: c.input.sourceId,
       sourceType: sourceTypeOverride ?? c.input.sourceType,
       data: JSON.stringify(c.data),
-      fieldConfidences: JSON.stringify(c.confidences),
+      fieldConfidences: encodeConfidences(c.confidences),
       status: "accepted",
       supersedes: previous?.id ?? null,
       observedAt: c.input.observedAt ?? null,

@@ -1,6 +1,7 @@
 import type { CompiledModel } from "../models/model-types.js";
 import type { PassInput, PassOutput } from "../pipeline/types.js";
 import { newId } from "../../util/ids.js";
+import { decodeConfidences } from "./confidence-codec.js";
 import { encodeLineage } from "./lineage-codec.js";
 import type { Sql } from "./sql.js";
 
@@ -238,7 +239,10 @@ async function loadInput(tx: Sql, contextId: string): Promise<PassInput | undefi
     context: { id: ctx.id, name: ctx.name, type: ctx.type, metadata: JSON.parse(ctx.metadata) },
     models: models.map((m) => JSON.parse(m.compiled) as CompiledModel),
     records,
-    contributions: contributions.map((c) => ({ ...c, data: JSON.parse(c.data), confidences: JSON.parse(c.confidences) })),
+    contributions: contributions.map((c) => {
+      const data = JSON.parse(c.data) as Record<string, unknown>;
+      return { ...c, data, confidences: decodeConfidences(c.confidences, data) };
+    }),
     removals,
     rules: rules
       .filter((r) => {
