@@ -102,17 +102,28 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
     group = service.writeGroup!();
     groupStarted = performance.now();
   };
-  const commitGroup = () => {
-    if (!grouped) return;
-    if (group) {
-      const closing = group;
-      group = undefined;
-      // A failed commit throws before the checkpoint moves: the lines stay to be sent again.
-      closing.commit();
-    }
+  const afterCommit = () => {
     // With no group open every batch so far is committed (a window of rejects only sends none).
     ledger.durable();
     if (collectGarbage && process.memoryUsage.rss() > RSS_SOFT_LIMIT) collectGarbage();
+  };
+  /** A commit still running (PostgreSQL's are asynchronous): no batch is sent until it ends. */
+  let committing: Promise<void> | undefined;
+  const commitGroup = () => {
+    if (!grouped || committing) return;
+    const closing = group;
+    group = undefined;
+    // A failed commit throws (or rejects) before the checkpoint moves: the lines stay to be sent again.
+    const done = closing?.commit();
+    if (!done) return afterCommit();
+    committing = done.then(afterCommit, (error: unknown) => {
+      failure ??= { error, line: ledger.lastCommitted + 1, doneThrough: 0 };
+    });
+    void committing.finally(() => (committing = undefined));
+  };
+  /** Waits for the commit in flight, if any (and any that follows it before returning). */
+  const committed = async () => {
+    while (committing) await committing;
   };
   /** Engine calls running: a group commits only between calls, never cutting one in two. */
   let sending = 0;
@@ -161,6 +172,8 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
       queue.push(work);
       for (const batch of work.batches) {
         await dispatcher.slot(batch.orderKeys);
+        // The checkpoint follows a commit only while nothing more is sent: wait for it.
+        await committed();
         // Waiting for the slot let earlier batches finish: one may have stopped the import.
         if (halted()) break;
         openGroup();
@@ -211,7 +224,9 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
     // import stopped on a usage error) finishes first: a group commits between calls.
     clearInterval(idle);
     await dispatcher.idle();
+    await committed();
     commitGroup();
+    await committed();
     if (source !== opts.stdin) (source as NodeJS.ReadableStream & { destroy(): void }).destroy();
     rejects.close();
     progress?.stop();
