@@ -109,15 +109,24 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
   };
   /** A commit still running (PostgreSQL's are asynchronous): no batch is sent until it ends. */
   let committing: Promise<void> | undefined;
+  /** Set once a group's commit failed: what it held is lost, so the checkpoint never moves again. */
+  let lost = false;
   const commitGroup = () => {
-    if (!grouped || committing) return;
+    if (!grouped || committing || lost) return;
     const closing = group;
     group = undefined;
     // A failed commit throws (or rejects) before the checkpoint moves: the lines stay to be sent again.
-    const done = closing?.commit();
+    let done: void | Promise<void> | undefined;
+    try {
+      done = closing?.commit();
+    } catch (error) {
+      lost = true;
+      throw error;
+    }
     if (!done) return afterCommit();
     committing = done.then(afterCommit, (error: unknown) => {
-      failure ??= { error, line: ledger.lastCommitted + 1, doneThrough: 0 };
+      lost = true;
+      failure ??= { error, line: ledger.durableThrough + 1, doneThrough: 0 };
     });
     void committing.finally(() => (committing = undefined));
   };
@@ -134,7 +143,7 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
         try {
           if (due()) commitGroup();
         } catch (error) {
-          failure ??= { error, line: ledger.lastCommitted + 1, doneThrough: 0 };
+          failure ??= { error, line: ledger.durableThrough + 1, doneThrough: 0 };
         }
       }, GROUP_MS)
     : undefined;
@@ -234,7 +243,7 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
   const interrupted = opts.signal?.aborted === true;
   const complete = reachedEnd && !failure && !interrupted;
   ledger.finish(complete);
-  if (failure) failure.doneThrough = ledger.lastCommitted;
+  if (failure) failure.doneThrough = ledger.durableThrough;
   return {
     counts: ledger.counts,
     seconds: (performance.now() - started) / 1000,

@@ -90,16 +90,23 @@ export function pgRootSql(client: postgres.Sql, sink: CommitSink, groups?: Group
   return root;
 }
 
-/** Runs `fn` in a savepoint named `name` on a reserved connection, rolled back if it throws. */
-export async function savepoint<T>(conn: postgres.ReservedSql, name: string, fn: () => Promise<T>): Promise<T> {
-  await conn.unsafe(`SAVEPOINT ${name}`);
+/**
+ * Runs `fn` in a savepoint named `name` on a reserved connection, rolled back if it throws.
+ * `guard` throws once the connection is lost: nothing more is sent on it then.
+ */
+async function savepoint<T>(conn: postgres.ReservedSql, name: string, fn: () => Promise<T>, guard: () => void = () => undefined): Promise<T> {
+  const send = async (text: string) => {
+    guard();
+    await conn.unsafe(text);
+  };
+  await send(`SAVEPOINT ${name}`);
   try {
     const result = await fn();
-    await conn.unsafe(`RELEASE SAVEPOINT ${name}`);
+    await send(`RELEASE SAVEPOINT ${name}`);
     return result;
   } catch (err) {
-    await conn.unsafe(`ROLLBACK TO SAVEPOINT ${name}`);
-    await conn.unsafe(`RELEASE SAVEPOINT ${name}`);
+    await send(`ROLLBACK TO SAVEPOINT ${name}`);
+    await send(`RELEASE SAVEPOINT ${name}`);
     throw err;
   }
 }
@@ -132,6 +139,8 @@ export class PgTx implements Sql {
   constructor(
     private readonly t: postgres.TransactionSql | postgres.ReservedSql,
     readonly memo: Map<string, unknown>,
+    /** Throws when the connection must not be used any more (a write group's, once lost). */
+    private readonly guard?: () => void,
   ) {}
 
   end(): void {
@@ -146,6 +155,7 @@ export class PgTx implements Sql {
   }
 
   private check(text: string): void {
+    this.guard?.();
     if (!this.open) throw new Error("this transaction has ended; its executor cannot run statements any more");
     if (this.childOpen) throw new Error("a statement ran on a transaction while a savepoint of it was open");
     if (pgText(text).write) this.wrote = true;
@@ -173,13 +183,15 @@ export class PgTx implements Sql {
   async tx<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     if (!this.open) throw new Error("this transaction has ended; its executor cannot run statements any more");
     if (this.childOpen) throw new Error("a savepoint was opened while another savepoint of the same transaction was open");
+    this.guard?.();
     this.childOpen = true;
     const body = async (sp: postgres.TransactionSql | postgres.ReservedSql): Promise<T> => {
-      const child = new PgTx(sp, this.memo);
+      const child = new PgTx(sp, this.memo, this.guard);
       try {
         const result = await fn(child);
         // Kept only when the savepoint is released: a rolled-back one announces nothing.
-        for (const a of child.announced()) if (a === "change") this.wrote = true; else this.signal(a);
+        if (child.wrote) this.wrote = true;
+        for (const s of child.signals ?? []) this.signal(s);
         return result;
       } finally {
         child.end();
@@ -188,7 +200,7 @@ export class PgTx implements Sql {
     try {
       // A write group's connection is a reserved one, without the driver's savepoints.
       // (A nested savepoint may reuse a name: RELEASE and ROLLBACK TO take the newest.)
-      return "savepoint" in this.t ? ((await this.t.savepoint(body)) as T) : await savepoint(this.t, "dds_sp", () => body(this.t));
+      return "savepoint" in this.t ? ((await this.t.savepoint(body)) as T) : await savepoint(this.t, "dds_sp", () => body(this.t), this.guard);
     } finally {
       this.childOpen = false;
     }

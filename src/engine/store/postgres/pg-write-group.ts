@@ -8,6 +8,12 @@ import { NOTIFY, PgTx, query, type Announcement, type CommitSink, type GroupSlot
 /** What a group does once it has committed (the store's upkeep after a bulk load). */
 export type AfterCommit = () => void;
 
+/** The store's write groups: the open one (for the root executor and pgMarkStale), and how to open one. */
+export interface PgWriteGroups extends GroupSlot {
+  readonly marks: StaleMarks | undefined;
+  open(memo: Map<string, unknown>): WriteGroup;
+}
+
 /**
  * Write groups on PostgreSQL: one transaction on a reserved connection, in which every
  * engine transaction (a keyed batch of an import, say) is a savepoint, so a failing call
@@ -24,7 +30,7 @@ export type AfterCommit = () => void;
  * savepoints, one after another. Row locks taken in a group (contexts being written) are
  * held until it commits: another node writing to the same contexts waits that long.
  */
-export function createPgWriteGroups(client: postgres.Sql, sink: CommitSink, afterCommit?: AfterCommit): GroupSlot & { open(memo: Map<string, unknown>): WriteGroup; readonly marks: StaleMarks | undefined } {
+export function createPgWriteGroups(client: postgres.Sql, sink: CommitSink, afterCommit?: AfterCommit): PgWriteGroups {
   let current: PgGroup | undefined;
   return {
     get current() {
@@ -51,30 +57,50 @@ export function createPgWriteGroups(client: postgres.Sql, sink: CommitSink, afte
   };
 }
 
+/** The driver's connection object, as a query's `onexecute` hands it over (not in its types). */
+interface RawConnection {
+  onclose?: (err: Error) => void;
+}
+
 class PgGroup implements OpenGroup, StaleMarks {
   /** Contexts whose evidence version calls of this group have bumped (see pgMarkStale). */
   readonly bumped = new Set<string>();
   /** Those the running call bumped: the group's only once its savepoint is released. */
   private callBumped = new Set<string>();
+  /** The reserved connection, once BEGIN has run on it. */
   private readonly conn: Promise<postgres.ReservedSql>;
-  /** BEGIN sent and done; a failure breaks the group. */
-  private readonly begun: Promise<void>;
   /** Calls run one after another: each waits for the previous one's savepoint to end. */
   private chain: Promise<unknown>;
   private readonly announced = new Set<Announcement>();
   /** Set when the group's transaction can no longer commit (a savepoint could not be undone). */
   private broken: unknown;
+  /**
+   * Set, synchronously, when the connection closes. Nothing is sent on it after that: the
+   * driver would write to a closed socket, or to a new session on the same connection slot,
+   * where a COMMIT would "succeed" with no transaction to commit.
+   */
+  private lost: Error | undefined;
+  private readonly guard = () => {
+    if (this.lost) throw new DdsError("unavailable", `the write group lost its database connection: ${this.lost.message}`);
+  };
 
   constructor(
     client: postgres.Sql,
     private readonly memo: Map<string, unknown>,
   ) {
-    this.conn = client.reserve();
-    this.begun = this.conn.then(
-      async (c) => void (await c.unsafe("BEGIN")),
-      (err: unknown) => void (this.broken ??= err),
-    );
-    this.chain = this.begun;
+    const watch = (raw: RawConnection) => {
+      raw.onclose = (err) => {
+        this.lost ??= err;
+        this.broken ??= err;
+      };
+      return true;
+    };
+    this.conn = client.reserve().then(async (c) => {
+      // `onexecute` is how the driver's own transactions learn of their connection's close.
+      await c.unsafe("BEGIN", [], { onexecute: watch } as postgres.UnsafeQueryOptions);
+      return c;
+    });
+    this.chain = this.conn.catch((err: unknown) => void (this.broken ??= err));
   }
 
   bump(ids: readonly string[]): void {
@@ -89,9 +115,15 @@ class PgGroup implements OpenGroup, StaleMarks {
 
   // Not queued behind the calls: a read issued while one runs goes between its statements.
   async read<T>(text: string, params: readonly unknown[]): Promise<T[]> {
-    await this.begun;
-    if (this.broken) throw this.broken;
-    return query<T>(await this.conn, text, params);
+    const c = await this.conn;
+    this.guard();
+    return query<T>(c, text, params);
+  }
+
+  /** Sends one statement of the group's own, unless the connection is lost. */
+  private send(c: postgres.ReservedSql, text: string): Promise<unknown> {
+    this.guard();
+    return c.unsafe(text).execute();
   }
 
   /**
@@ -101,8 +133,8 @@ class PgGroup implements OpenGroup, StaleMarks {
   private async savepoint<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     if (this.broken) throw this.broken;
     const c = await this.conn;
-    const begun = c.unsafe("SAVEPOINT dds_call").execute();
-    const tx = new PgTx(c, this.memo);
+    const begun = this.send(c, "SAVEPOINT dds_call");
+    const tx = new PgTx(c, this.memo, this.guard);
     try {
       const result = await fn(tx);
       await begun;
@@ -112,17 +144,15 @@ class PgGroup implements OpenGroup, StaleMarks {
       this.callBumped.clear();
       // Not awaited: the next statement on this connection runs after it; a failure (the
       // connection lost) breaks the group, whose commit then fails.
-      c.unsafe("RELEASE SAVEPOINT dds_call")
-        .execute()
-        .catch((err: unknown) => (this.broken ??= err));
+      this.send(c, "RELEASE SAVEPOINT dds_call").catch((err: unknown) => (this.broken ??= err));
       return result;
     } catch (err) {
       tx.end();
       this.callBumped.clear();
       await begun.catch(() => undefined);
       try {
-        await c.unsafe("ROLLBACK TO SAVEPOINT dds_call");
-        await c.unsafe("RELEASE SAVEPOINT dds_call");
+        await this.send(c, "ROLLBACK TO SAVEPOINT dds_call");
+        await this.send(c, "RELEASE SAVEPOINT dds_call");
       } catch (undo) {
         this.broken ??= undo;
       }
@@ -141,18 +171,21 @@ class PgGroup implements OpenGroup, StaleMarks {
     }
     try {
       if (how === "COMMIT" && this.broken) {
-        await c.unsafe("ROLLBACK").catch(() => undefined);
+        if (!this.lost) await this.send(c, "ROLLBACK").catch(() => undefined);
         throw new DdsError("unavailable", `the write group was rolled back; nothing of it was kept: ${(this.broken as Error).message}`);
       }
       if (how === "ROLLBACK") {
-        await c.unsafe("ROLLBACK");
+        if (!this.lost) await this.send(c, "ROLLBACK");
         return new Set();
       }
+      this.guard();
       if (this.announced.size > 0) await c.unsafe(NOTIFY, [[...this.announced]] as Params, { prepare: true });
-      await c.unsafe("COMMIT");
+      await this.send(c, "COMMIT");
       return this.announced;
     } finally {
-      c.release();
+      // A lost connection is already back in the driver's closed pool: released, it would
+      // be handed out as open.
+      if (!this.lost) c.release();
     }
   }
 }
