@@ -85,7 +85,8 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   // Events are written to the outbox inside the transaction of the change that causes
   // them (pass commit, staleness, lifecycle move), so an event exists iff its change does.
   const outbox = createWebhookOutbox();
-  const markStale = async (s: Scope, ids: Iterable<string>): Promise<void> => outbox.contextsStale(s.db, await s.pipeline.markStale(ids));
+  const markStale = async (s: Scope, ids: Iterable<string>): Promise<void> =>
+    outbox.contextsStale(s.db, await (store.markStale ? store.markStale(s.db, ids) : s.pipeline.markStale(ids)));
   const hooks: EngineHooks = {
     onDefinitionChange: async (s, modelIds) => markStale(s, await s.pipeline.contextsWithModels(modelIds)),
     onFieldRename: (s, model, old, next) => ruleRenames.field(s, model, old, next),
@@ -126,7 +127,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
       const s = await pipeline.repo.status(workspace);
       return { contexts: { resolved: s.resolved, stale: s.stale, computing: s.computing }, waiting: s.waiting, expiredClaims: s.expiredClaims };
     },
-    // Only an embedded database offers write groups (a local import commits a few hundred
+    // The in-process engine offers write groups (a local import commits a few hundred
     // milliseconds of batches at once); inside one every engine transaction is a savepoint,
     // so a failing call still undoes only itself.
     ...(writeGroup
@@ -136,10 +137,11 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
             return {
               commit: () => group.commit(),
               rollback: () => {
-                group.rollback();
+                const done = group.rollback();
                 // The workspace row may have been written inside the group: write it again.
                 ready = undefined;
                 written = false;
+                return done;
               },
             };
           },

@@ -1,6 +1,7 @@
 // `npm run bench`: the project's benchmarks, printed as one stable table.
-// Usage: node test/bench/run.mjs [--only startup,ingest,eval,http,import,pass,studio,scale] [--rows 100000] [--contexts 1000] [--import-rows 1000000] [--heavy-rows 200000] [--startup-rounds 21]
+// Usage: node test/bench/run.mjs [--only startup,ingest,eval,http,import,pass,pgimport,studio,scale] [--rows 100000] [--contexts 1000] [--import-rows 1000000] [--heavy-rows 200000] [--pg-import-rows 200000] [--pg-import-runs 1] [--startup-rounds 21]
 import { runIngestBench } from "./ingest-bench.mjs";
+import { runPgImportBench } from "./pg-import-bench.mjs";
 import { runEvalBench } from "./eval-bench.mjs";
 import { runImportBench } from "./import-bench.mjs";
 import { runPassBench } from "./pass-bench.mjs";
@@ -14,7 +15,7 @@ const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const only = opt("only", "startup,ingest,eval,http,import,pass,studio,scale").split(",");
+const only = opt("only", "startup,ingest,eval,http,import,pass,pgimport,studio,scale").split(",");
 const rows = Number(opt("rows", "100000"));
 const contexts = Number(opt("contexts", "1000"));
 
@@ -27,6 +28,7 @@ if (only.includes("http")) results.push(...(await runHttpBench({ rows: Math.min(
 const importRows = Number(opt("import-rows", "1000000"));
 if (only.includes("import")) results.push(...(await runImportBench({ rows: importRows, heavyRows: Number(opt("heavy-rows", "200000")) })));
 if (only.includes("pass")) results.push(...(await runPassBench()));
+if (only.includes("pgimport")) results.push(...(await runPgImportBench({ rows: Number(opt("pg-import-rows", "200000")), runs: Number(opt("pg-import-runs", "1")) })));
 if (only.includes("studio")) results.push(...(await runStudioBench()));
 // On PostgreSQL started from the machine's binaries (fails with the reason when it cannot start).
 if (only.includes("scale")) results.push(...(await runScaleBench({ rows: Math.min(rows, 20000), contexts: Math.min(contexts, 200) })));

@@ -223,10 +223,13 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       return checked.map((c) => (c instanceof DdsError ? c : bind(c, found, stored, sourceTypeOverride)));
     },
     async flush() {
-      await s.evidence.insertRecords([...created.values()]);
-      await s.evidence.markSuperseded(supersededIds);
-      await s.evidence.insertContributions(rows);
-      await deps.markStale(s, touched);
+      // Issued together (in this order): PostgreSQL pipelines them, one round trip for all.
+      await Promise.all([
+        s.evidence.insertRecords([...created.values()]),
+        s.evidence.markSuperseded(supersededIds),
+        s.evidence.insertContributions(rows),
+        deps.markStale(s, touched),
+      ]);
       for (const head of heads.values()) delete head.pending;
       supersededIds.length = 0;
       rows.length = 0;

@@ -100,7 +100,8 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
       const only = opts.contextIds?.map((id) => id.toLowerCase());
       const resolved = new Set<string>();
       let passes = 0;
-      const group = groupedCommits(options.groupPasses ? store : undefined);
+      // SQLite only: on PostgreSQL a group would hold its contexts' row locks against other nodes.
+      const group = groupedCommits(options.groupPasses && store.kind === "sqlite" ? store : undefined);
       try {
         for (;;) {
           group.open();
@@ -109,20 +110,20 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
             passes++;
             const freshness = await pass(claim);
             if (freshness === "resolved") resolved.add(claim.contextId);
-            group.due();
+            await group.due();
             if (Date.now() > deadline) break;
             continue;
           }
           // Others must see this drain's passes before it waits on theirs.
-          group.commit();
+          await group.commit();
           if (!only) break;
           const busy = (await repo.states(only)).filter((s) => s.freshness === "computing");
           if (busy.length === 0 || Date.now() > deadline) break;
           await sleep(25);
         }
-        group.commit();
+        await group.commit();
       } catch (err) {
-        group.rollback();
+        await group.rollback();
         throw err;
       }
       const ids = only ?? [...resolved];
@@ -147,24 +148,21 @@ export type Pipeline = ReturnType<typeof createPipeline>;
 function groupedCommits(store: Store | undefined) {
   let group: ReturnType<NonNullable<Store["writeGroup"]>> | undefined;
   let openedAt = 0;
+  const end = async (how: "commit" | "rollback") => {
+    const g = group;
+    group = undefined;
+    await g?.[how]();
+  };
   return {
     open() {
       if (!store?.writeGroup || group) return;
       group = store.writeGroup();
       openedAt = performance.now();
     },
-    due() {
-      if (group && performance.now() - openedAt >= GROUP_MS) this.commit();
+    async due() {
+      if (group && performance.now() - openedAt >= GROUP_MS) await end("commit");
     },
-    commit() {
-      const g = group;
-      group = undefined;
-      g?.commit();
-    },
-    rollback() {
-      const g = group;
-      group = undefined;
-      g?.rollback();
-    },
+    commit: () => end("commit"),
+    rollback: () => end("rollback"),
   };
 }

@@ -46,9 +46,11 @@ export function createReplayRepo(workspace: string) {
     async once<T>(tx: Sql, key: string, what: string, fn: () => Promise<T>): Promise<T> {
       const hash = hashOf(what);
       const codec = codecs.get(hash) as ReplayCodec<T> | undefined;
-      if (tx.dialect.lockKey) await tx.run(tx.dialect.lockKey, [`${workspace}\n${key}`]);
+      // The read is sent behind the lock without waiting for it (PostgreSQL pipelines them on
+      // the transaction's connection, which runs them in order): it still reads after the lock.
+      const locked = tx.dialect.lockKey ? tx.run(tx.dialect.lockKey, [`${workspace}\n${key}`]) : undefined;
       const now = Date.now();
-      const hit = await tx.get<{ body: string }>("SELECT body FROM idempotency_keys WHERE workspace = ? AND key = ? AND state = 'done' AND expires_at > ?", [workspace, key, now]);
+      const [, hit] = await Promise.all([locked, tx.get<{ body: string }>("SELECT body FROM idempotency_keys WHERE workspace = ? AND key = ? AND state = 'done' AND expires_at > ?", [workspace, key, now])]);
       if (hit !== undefined) return codec ? codec.load(JSON.parse(hit.body), tx) : (JSON.parse(hit.body) as T);
       const result = await fn();
       const body = JSON.stringify(codec ? codec.store(result) : result);

@@ -37,7 +37,12 @@ export interface Store {
    * it. Absent on SQLite, where one file has one writer and the mark is a row.
    */
   lockKey?(workspace: string, key: string): Promise<KeyLock | undefined>;
-  /** Optional write groups (SQLite only): see DdsService.writeGroup. */
+  /**
+   * Optional: the store's own way to mark contexts stale (PipelineRepo.markStale) inside
+   * the caller's transaction; PostgreSQL does it in one statement for all of them.
+   */
+  markStale?(db: Sql, contextIds: Iterable<string>): Promise<{ contextId: string; workspace: string }[]>;
+  /** Optional write groups: see DdsService.writeGroup. */
   writeGroup?(): WriteGroup;
   /** Resolves when the database answers a trivial query (`/healthz`). */
   ping(): Promise<void>;

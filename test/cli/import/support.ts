@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ImportSummary } from "../../../src/cli/commands/import/import-summary.js";
-import { createLocalEngine } from "../../../src/engine/local-engine.js";
+import { openLocalEngine } from "../../../src/engine/local-engine.js";
 import { APPLICANT, EMPLOYMENT, LOAN, RULES } from "../../contract/mortgage-models.js";
 import { ddsctl, type Sandbox } from "../../helpers/cli.js";
 
@@ -107,7 +107,8 @@ export async function snapshot(box: Sandbox): Promise<Snapshot> {
     const models = (await ddsctl(box, ["models", "list", "--json"])).json().models;
     return shape(await list<Ctx>(["contexts", "list"]), models, await list<Rec>(["records", "list"]), await list<Con>(["contributions", "list"]));
   }
-  const engine = createLocalEngine({ db: box.db });
+  // A SQLite path, or a PostgreSQL URL (the PostgreSQL variant of the kill test).
+  const engine = await openLocalEngine({ db: box.db });
   try {
     const q = (cursor?: string) => ({ limit: 500, ...(cursor ? { cursor } : {}) });
     return shape(

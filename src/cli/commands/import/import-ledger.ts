@@ -112,6 +112,11 @@ export class ImportLedger {
     if (this.opts.maxErrors !== undefined && c.failed > this.opts.maxErrors) this.overErrorLimit = true;
   }
 
+  /** The last line the service has durably committed (the checkpoint's, when there is one). */
+  get durableThrough(): number {
+    return this.deferred && this.opts.checkpoint && !this.opts.dryRun ? (this.last?.lastCompletedLine ?? this.start.skipUntil) : this.lastCommitted;
+  }
+
   /** The service has committed everything counted so far: the checkpoint may follow. */
   durable(): void {
     if (this.pending) this.last = this.pending;

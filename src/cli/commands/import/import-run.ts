@@ -102,17 +102,37 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
     group = service.writeGroup!();
     groupStarted = performance.now();
   };
-  const commitGroup = () => {
-    if (!grouped) return;
-    if (group) {
-      const closing = group;
-      group = undefined;
-      // A failed commit throws before the checkpoint moves: the lines stay to be sent again.
-      closing.commit();
-    }
+  const afterCommit = () => {
     // With no group open every batch so far is committed (a window of rejects only sends none).
     ledger.durable();
     if (collectGarbage && process.memoryUsage.rss() > RSS_SOFT_LIMIT) collectGarbage();
+  };
+  /** A commit still running (PostgreSQL's are asynchronous): no batch is sent until it ends. */
+  let committing: Promise<void> | undefined;
+  /** Set once a group's commit failed: what it held is lost, so the checkpoint never moves again. */
+  let lost = false;
+  const commitGroup = () => {
+    if (!grouped || committing || lost) return;
+    const closing = group;
+    group = undefined;
+    // A failed commit throws (or rejects) before the checkpoint moves: the lines stay to be sent again.
+    let done: void | Promise<void> | undefined;
+    try {
+      done = closing?.commit();
+    } catch (error) {
+      lost = true;
+      throw error;
+    }
+    if (!done) return afterCommit();
+    committing = done.then(afterCommit, (error: unknown) => {
+      lost = true;
+      failure ??= { error, line: ledger.durableThrough + 1, doneThrough: 0 };
+    });
+    void committing.finally(() => (committing = undefined));
+  };
+  /** Waits for the commit in flight, if any (and any that follows it before returning). */
+  const committed = async () => {
+    while (committing) await committing;
   };
   /** Engine calls running: a group commits only between calls, never cutting one in two. */
   let sending = 0;
@@ -123,7 +143,7 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
         try {
           if (due()) commitGroup();
         } catch (error) {
-          failure ??= { error, line: ledger.lastCommitted + 1, doneThrough: 0 };
+          failure ??= { error, line: ledger.durableThrough + 1, doneThrough: 0 };
         }
       }, GROUP_MS)
     : undefined;
@@ -161,6 +181,8 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
       queue.push(work);
       for (const batch of work.batches) {
         await dispatcher.slot(batch.orderKeys);
+        // The checkpoint follows a commit only while nothing more is sent: wait for it.
+        await committed();
         // Waiting for the slot let earlier batches finish: one may have stopped the import.
         if (halted()) break;
         openGroup();
@@ -211,7 +233,9 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
     // import stopped on a usage error) finishes first: a group commits between calls.
     clearInterval(idle);
     await dispatcher.idle();
+    await committed();
     commitGroup();
+    await committed();
     if (source !== opts.stdin) (source as NodeJS.ReadableStream & { destroy(): void }).destroy();
     rejects.close();
     progress?.stop();
@@ -219,7 +243,7 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
   const interrupted = opts.signal?.aborted === true;
   const complete = reachedEnd && !failure && !interrupted;
   ledger.finish(complete);
-  if (failure) failure.doneThrough = ledger.lastCommitted;
+  if (failure) failure.doneThrough = ledger.durableThrough;
   return {
     counts: ledger.counts,
     seconds: (performance.now() - started) / 1000,

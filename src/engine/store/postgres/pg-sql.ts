@@ -15,25 +15,27 @@ export interface CommitSink {
 }
 
 type Client = postgres.Sql | postgres.TransactionSql;
-type Params = postgres.ParameterOrJSON<never>[];
+/** Parameters as the driver types them. */
+export type Params = postgres.ParameterOrJSON<never>[];
 
 // Every write transaction ends with one NOTIFY per payload (PostgreSQL delivers them on
 // commit, to every node, collapsing duplicates): `change` lets caches elsewhere drop what
 // they read; `work` and `outbox` wake workers and dispatchers.
-const NOTIFY = `SELECT pg_notify('${CHANNEL}', x) FROM unnest($1::text[]) AS x`;
+export const NOTIFY = `SELECT pg_notify('${CHANNEL}', x) FROM unnest($1::text[]) AS x`;
 
 /** Deadlock detected, serialization failure: the transaction may simply run again. */
 const RETRYABLE = new Set(["40P01", "40001"]);
 const RETRIES = 5;
 
-const query = <T>(client: Client, sql: string, params: readonly unknown[]): postgres.PendingQuery<postgres.Row[]> & Promise<T[]> =>
+/** One statement, prepared (the repositories' SQL is a fixed set), with `?` turned into `$n`. */
+export const query = <T>(client: Client, sql: string, params: readonly unknown[]): postgres.PendingQuery<postgres.Row[]> & Promise<T[]> =>
   client.unsafe(pgText(sql).text, params as Params, { prepare: true }) as unknown as postgres.PendingQuery<postgres.Row[]> & Promise<T[]>;
 
 /**
  * The store's executor on PostgreSQL: each statement on a pooled connection. A write
  * outside a transaction becomes a short one, so it announces itself like any other.
  */
-export function pgRootSql(client: postgres.Sql, sink: CommitSink): Sql {
+export function pgRootSql(client: postgres.Sql, sink: CommitSink, groups?: GroupSlot): Sql {
   const memo = new Map<string, unknown>();
   /** One attempt at a transaction: BEGIN, `fn`, the NOTIFY of what it announces, COMMIT. */
   const once = async <T>(fn: (tx: Sql) => Promise<T>, options: TxOptions): Promise<T> => {
@@ -57,10 +59,18 @@ export function pgRootSql(client: postgres.Sql, sink: CommitSink): Sql {
   const root: Sql = {
     dialect: postgresDialect,
     memo,
-    all: <T>(text: string, params: readonly unknown[] = []) => (pgText(text).write ? root.tx((tx) => tx.all<T>(text, params)) : query<T>(client, text, params)),
+    all: <T>(text: string, params: readonly unknown[] = []) => {
+      if (pgText(text).write) return root.tx((tx) => tx.all<T>(text, params));
+      // In a write group a read must see the group's writes, as on SQLite's one connection.
+      const group = groups?.current;
+      return group ? group.read<T>(text, params) : query<T>(client, text, params);
+    },
     get: async <T>(text: string, params: readonly unknown[] = []) => (await root.all<T>(text, params))[0],
     run: (text, params = []) => root.tx((tx) => tx.run(text, params)),
     async tx<T>(fn: (tx: Sql) => Promise<T>, options: TxOptions = {}): Promise<T> {
+      // In a write group every transaction is a savepoint of the group's (see pg-write-group).
+      const group = groups?.current;
+      if (group) return group.call(fn);
       for (let attempt = 1; ; attempt++) {
         try {
           return await once(fn, options);
@@ -81,11 +91,45 @@ export function pgRootSql(client: postgres.Sql, sink: CommitSink): Sql {
 }
 
 /**
+ * Runs `fn` in a savepoint named `name` on a reserved connection, rolled back if it throws.
+ * `guard` throws once the connection is lost: nothing more is sent on it then.
+ */
+async function savepoint<T>(conn: postgres.ReservedSql, name: string, fn: () => Promise<T>, guard: () => void = () => undefined): Promise<T> {
+  const send = async (text: string) => {
+    guard();
+    await conn.unsafe(text);
+  };
+  await send(`SAVEPOINT ${name}`);
+  try {
+    const result = await fn();
+    await send(`RELEASE SAVEPOINT ${name}`);
+    return result;
+  } catch (err) {
+    await send(`ROLLBACK TO SAVEPOINT ${name}`);
+    await send(`RELEASE SAVEPOINT ${name}`);
+    throw err;
+  }
+}
+
+/** The write group open on a store, if any (see pg-write-group.ts). */
+export interface GroupSlot {
+  readonly current: OpenGroup | undefined;
+}
+
+/** What the root executor asks of an open write group. */
+export interface OpenGroup {
+  /** Runs `fn` as a savepoint of the group's transaction, after the calls before it. */
+  call<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /** A read on the group's connection (it sees the group's writes). */
+  read<T>(text: string, params: readonly unknown[]): Promise<T[]>;
+}
+
+/**
  * An open transaction or savepoint on its connection. Statements issued together (not
  * awaited one by one) are pipelined by the driver. A savepoint must finish before its
  * parent runs anything else.
  */
-class PgTx implements Sql {
+export class PgTx implements Sql {
   readonly dialect = postgresDialect;
   private wrote = false;
   private signals: Set<Signal> | undefined;
@@ -93,8 +137,10 @@ class PgTx implements Sql {
   private childOpen = false;
 
   constructor(
-    private readonly t: postgres.TransactionSql,
+    private readonly t: postgres.TransactionSql | postgres.ReservedSql,
     readonly memo: Map<string, unknown>,
+    /** Throws when the connection must not be used any more (a write group's, once lost). */
+    private readonly guard?: () => void,
   ) {}
 
   end(): void {
@@ -109,6 +155,7 @@ class PgTx implements Sql {
   }
 
   private check(text: string): void {
+    this.guard?.();
     if (!this.open) throw new Error("this transaction has ended; its executor cannot run statements any more");
     if (this.childOpen) throw new Error("a statement ran on a transaction while a savepoint of it was open");
     if (pgText(text).write) this.wrote = true;
@@ -136,20 +183,24 @@ class PgTx implements Sql {
   async tx<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     if (!this.open) throw new Error("this transaction has ended; its executor cannot run statements any more");
     if (this.childOpen) throw new Error("a savepoint was opened while another savepoint of the same transaction was open");
+    this.guard?.();
     this.childOpen = true;
+    const body = async (sp: postgres.TransactionSql | postgres.ReservedSql): Promise<T> => {
+      const child = new PgTx(sp, this.memo, this.guard);
+      try {
+        const result = await fn(child);
+        // Kept only when the savepoint is released: a rolled-back one announces nothing.
+        if (child.wrote) this.wrote = true;
+        for (const s of child.signals ?? []) this.signal(s);
+        return result;
+      } finally {
+        child.end();
+      }
+    };
     try {
-      return (await this.t.savepoint(async (sp) => {
-        const child = new PgTx(sp, this.memo);
-        try {
-          const result = await fn(child);
-          // Kept only when the savepoint is released: a rolled-back one announces nothing.
-          if (child.wrote) this.wrote = true;
-          for (const s of child.signals ?? []) this.signal(s);
-          return result;
-        } finally {
-          child.end();
-        }
-      })) as T;
+      // A write group's connection is a reserved one, without the driver's savepoints.
+      // (A nested savepoint may reuse a name: RELEASE and ROLLBACK TO take the newest.)
+      return "savepoint" in this.t ? ((await this.t.savepoint(body)) as T) : await savepoint(this.t, "dds_sp", () => body(this.t), this.guard);
     } finally {
       this.childOpen = false;
     }

@@ -9,6 +9,9 @@ import { MIGRATIONS } from "./migrations/index.js";
 import { appliedMigrations, migratePostgres } from "./pg-migrate.js";
 import { createNotifications } from "./pg-notifications.js";
 import { pgRootSql } from "./pg-sql.js";
+import { pgMarkStale } from "./pg-stale.js";
+import { createAnalyzer } from "./pg-analyze.js";
+import { createPgWriteGroups } from "./pg-write-group.js";
 
 /** Options of the PostgreSQL store. */
 export interface PostgresStoreOptions {
@@ -50,13 +53,16 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   }
   const notifications = createNotifications(url);
   await notifications.start();
-  const sql = pgRootSql(client, notifications);
+  const groups = createPgWriteGroups(client, notifications, createAnalyzer(client));
+  const sql = pgRootSql(client, notifications, groups);
   const keyLocks = createKeyLocks(client);
   return {
     kind: "postgres",
     sql,
     location,
     lookups: pgLookups,
+    markStale: (db, ids) => pgMarkStale(db, ids, groups.marks),
+    writeGroup: () => groups.open(sql.memo),
     changeStamp: () => notifications.stamp(),
     on: (signal: Signal, fn: () => void) => notifications.on(signal, fn),
     lockKey: (workspace, key) => keyLocks.lock(workspace, key),

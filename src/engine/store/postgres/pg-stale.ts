@@ -1,0 +1,50 @@
+import type { Sql } from "../sql.js";
+
+/** A context that turned from resolved to stale. */
+export interface TurnedStale {
+  contextId: string;
+  workspace: string;
+}
+
+/**
+ * What a write group knows of the contexts its calls marked stale: a context bumped by an
+ * earlier call of the same group (one transaction) and still stale needs no second bump.
+ */
+export interface StaleMarks {
+  readonly bumped: ReadonlySet<string>;
+  /** Records the contexts the running call bumped. */
+  bump(ids: readonly string[]): void;
+}
+
+// One statement for every context a write touched (an interleaved import batch touches up
+// to a hundred): the CTE locks them in id order, as every writer does (no lock cycles),
+// and reads each one's freshness under the lock, so `turned` says which were resolved.
+// The second array lists contexts this transaction has bumped already: while still stale
+// they are left alone. A stale context has no pass in flight (a claim makes it computing
+// and reads its version then), so a further bump would only weigh in the claim order, and
+// every row version a transaction adds to a context costs the next statements that read it.
+const MARK_STALE = `WITH locked AS (
+    SELECT id, freshness FROM contexts
+    WHERE id = ANY(?::text[]) AND deleted_at IS NULL AND status != 'archived'
+    ORDER BY id FOR UPDATE
+  )
+  UPDATE contexts c SET evidence_version = c.evidence_version + 1,
+    freshness = CASE WHEN c.freshness = 'computing' THEN 'computing' ELSE 'stale' END
+  FROM locked l WHERE c.id = l.id AND NOT (l.freshness = 'stale' AND l.id = ANY(?::text[]))
+  RETURNING c.id AS "contextId", c.workspace, l.freshness = 'resolved' AS turned`;
+
+/**
+ * Evidence arrived (PostgreSQL's way of PipelineRepo.markStale): bumps each context's
+ * version, resolved → stale, computing stays computing (its pass will notice the version),
+ * and wakes the workers. Returns the contexts that turned stale. In a write group, pass
+ * the group's marks (see MARK_STALE).
+ */
+export async function pgMarkStale(db: Sql, contextIds: Iterable<string>, group?: StaleMarks): Promise<TurnedStale[]> {
+  const ids = [...new Set(contextIds)].sort();
+  if (ids.length === 0) return [];
+  const done = group ? ids.filter((id) => group.bumped.has(id)) : [];
+  const rows = await db.all<TurnedStale & { turned: boolean }>(MARK_STALE, [ids, done]);
+  group?.bump(rows.map((r) => r.contextId));
+  db.signal("work");
+  return rows.filter((r) => r.turned).map((r) => ({ contextId: r.contextId, workspace: r.workspace }));
+}

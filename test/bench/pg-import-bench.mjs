@@ -1,0 +1,109 @@
+// Issue 13 (3): `ddsctl import contributions` in-process on PostgreSQL (`--database
+// postgres://…`), next to `psql \copy` of the same NDJSON into a one-column JSONB table, on
+// both import shapes. Every loader reads the same file on the same server.
+// Standalone: node test/bench/pg-import-bench.mjs [--rows 200000] [--runs 1] [--shapes friendly,recordHeavy]
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { createLocalEngine } from "../../dist/engine/local-engine.js";
+import { openDatabase } from "../../dist/engine/store/db.js";
+import { startPostgres } from "../helpers/pg-cluster.mjs";
+import { SHAPES, writeShape } from "./import-shapes.mjs";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const BIN = join(ROOT, "bin/ddsctl");
+const TIME = "/usr/bin/time";
+
+/** Runs a command to completion: wall time and peak RSS (through /usr/bin/time -v when present). */
+async function timed(cmd, args) {
+  const useTime = existsSync(TIME);
+  const t0 = performance.now();
+  const child = spawn(useTime ? TIME : cmd, useTime ? ["-v", cmd, ...args] : args, { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const [code] = await once(child, "close");
+  const seconds = (performance.now() - t0) / 1000;
+  if (code !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${code}: ${stderr.slice(-2000)}`);
+  const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] ?? Number.NaN);
+  return { seconds, rssMiB: kb / 1024, stdout };
+}
+
+/** A fresh database with the shape's models active (the import creates the contexts). */
+async function prepare(cluster, shape) {
+  const url = await cluster.createDatabase();
+  const engine = createLocalEngine({ db: await openDatabase(url) });
+  for (const m of shape.models) await engine.setModelStatus((await engine.createModel(m)).modelId, "active");
+  await engine.close();
+  return url;
+}
+
+/**
+ * The peer: psql's \copy of every line into `raw(doc jsonb)`. CSV with a quote and a
+ * delimiter that never occur in the file reads each line whole (text format would
+ * interpret the backslashes of JSON escapes); the cast to jsonb parses every line.
+ */
+async function psqlCopy(cluster, file) {
+  const url = await cluster.createDatabase();
+  await timed("psql", [url, "-q", "-c", "CREATE TABLE raw (doc jsonb NOT NULL)"]);
+  const run = await timed("psql", [url, "-q", "-c", `\\copy raw (doc) FROM '${file}' WITH (FORMAT csv, QUOTE e'\\x01', DELIMITER e'\\x02')`]);
+  return run;
+}
+
+async function ddsctlImport(cluster, shape, file) {
+  const url = await prepare(cluster, shape);
+  // A fresh run: no checkpoint or rejects of an earlier one beside the file.
+  for (const suffix of [".checkpoint.json", ".rejects.ndjson"]) rmSync(`${file}${suffix}`, { force: true });
+  const run = await timed("node", [BIN, "--database", url, "import", "contributions", file, "--create-contexts", "--no-wait", "--quiet", "--json"]);
+  return { ...run, summary: JSON.parse(run.stdout) };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Runs the PostgreSQL import section; returns rows (name, rows, seconds, rssMiB) and ratios. */
+export async function runPgImportBench({ rows = 200_000, runs = 1, shapes = ["friendly", "recordHeavy"] } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "bench-pgimport-"));
+  const cluster = await startPostgres();
+  const out = [];
+  try {
+    for (const key of shapes) {
+      const shape = SHAPES[key];
+      const file = join(dir, `${key}.ndjson`);
+      await writeShape(file, shape, rows, shape.defaultContexts);
+      const mb = statSync(file).size / 1024 / 1024;
+      const ours = [];
+      const peers = [];
+      // Alternating runs, so a busy moment of the machine falls on both loaders alike.
+      for (let i = 0; i < runs; i++) {
+        const run = await ddsctlImport(cluster, shape, file);
+        if (run.summary.created !== rows) throw new Error(`ddsctl created ${run.summary.created} of ${rows}: ${run.stdout}`);
+        ours.push(run);
+        peers.push(await psqlCopy(cluster, file));
+      }
+      const pick = (list) => list.find((r) => r.seconds === median(list.map((x) => x.seconds)));
+      const [o, p] = [pick(ours), pick(peers)];
+      const what = `${shape.label}, ${shape.defaultContexts} contexts, ${mb.toFixed(0)} MB`;
+      out.push({ name: `(p) ddsctl import, PostgreSQL in-process, ${what}`, rows, seconds: o.seconds, rssMiB: o.rssMiB });
+      out.push({ name: `(q) psql \\copy into JSONB, ${what} (peer)`, rows, seconds: p.seconds, rssMiB: p.rssMiB });
+      out.push({ name: `p/q PostgreSQL import vs psql \\copy, ${shape.label}`, ratio: p.seconds / o.seconds, target: ">= 0.50", targetValue: 0.5 });
+      if (runs > 1) out.push({ note: `${shape.label}: ddsctl ${ours.map((r) => r.seconds.toFixed(2)).join(", ")} s; psql ${peers.map((r) => r.seconds.toFixed(2)).join(", ")} s (medians above)` });
+    }
+  } finally {
+    await cluster.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+// Standalone use prints the rows as JSON.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const opt = (name, dflt) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : dflt);
+  const results = await runPgImportBench({ rows: Number(opt("rows", "200000")), runs: Number(opt("runs", "1")), shapes: opt("shapes", "friendly,recordHeavy").split(",") });
+  process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+}
