@@ -41,6 +41,11 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   try {
     raw.pragma("journal_mode = WAL");
     raw.pragma("synchronous = NORMAL");
+    // Checkpoints (which sync the files) every ~40 MB of WAL instead of SQLite's ~4 MB: a
+    // page rewritten by many commits in between is copied once, and syncs are a tenth as
+    // frequent (about 9 % of a bulk ingest). The WAL file is cut back to 64 MB after one.
+    raw.pragma("wal_autocheckpoint = 10000");
+    raw.pragma("journal_size_limit = 67108864");
     raw.pragma("foreign_keys = ON");
     migrate(raw, path);
     // From here on the store waits for other processes itself, without stopping the event
