@@ -85,8 +85,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   // Events are written to the outbox inside the transaction of the change that causes
   // them (pass commit, staleness, lifecycle move), so an event exists iff its change does.
   const outbox = createWebhookOutbox();
-  const markStale = async (s: Scope, ids: Iterable<string>): Promise<void> =>
-    outbox.contextsStale(s.db, await (store.markStale ? store.markStale(s.db, ids) : s.pipeline.markStale(ids)));
+  const markStale = async (s: Scope, ids: Iterable<string>): Promise<void> => outbox.contextsStale(s.db, await store.markStale(s.db, ids));
   const hooks: EngineHooks = {
     onDefinitionChange: async (s, modelIds) => markStale(s, await s.pipeline.contextsWithModels(modelIds)),
     onFieldRename: (s, model, old, next) => ruleRenames.field(s, model, old, next),

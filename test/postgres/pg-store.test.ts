@@ -81,7 +81,7 @@ describe("PostgreSQL store: several nodes", () => {
     const engine = await openLocalEngine({ db: url });
     const { contextId } = await engine.createContext({ name: "x" });
     await until(() => b.changeStamp() !== stamp, "the other node to hear the commit");
-    await engine.ctx.tx((s) => s.pipeline.markStale([contextId]));
+    await engine.ctx.tx((s) => engine.ctx.store.markStale(s.db, [contextId]));
     await until(() => woken > 0, "the other node's worker to be woken");
     off();
     await engine.close();

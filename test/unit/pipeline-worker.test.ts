@@ -105,7 +105,7 @@ describe("pipeline worker", () => {
     const snapshot = () => engine.ctx.db.all("SELECT id, data, sha256, updated_at FROM records WHERE context_id = ? ORDER BY id", [id]);
     const evals = () => engine.ctx.db.all("SELECT * FROM evaluations WHERE context_id = ? ORDER BY id", [id]);
     const [r1, e1] = [await snapshot(), await evals()];
-    await engine.pipeline.repo.markStale([id]);
+    await engine.ctx.tx((s) => engine.ctx.store.markStale(s.db, [id]));
     await engine.runPipeline({ contextIds: [id] });
     expect(await snapshot()).toEqual(r1);
     expect(await evals()).toEqual(e1);

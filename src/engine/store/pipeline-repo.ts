@@ -29,43 +29,14 @@ export interface ClaimScope {
 export type OnCommitted = (tx: Sql, changedOutcomes: { ruleId: string; outcome: boolean }[]) => Promise<void>;
 
 const list = (n: number) => Array(n).fill("?").join(",");
-/** Contexts per statement when marking them stale (far below either database's parameter limit). */
-const STALE_CHUNK = 500;
 
 /**
- * The pipeline's persistence: marking contexts stale, claiming them atomically with a
+ * The pipeline's persistence: claiming contexts atomically with a
  * lease, loading a pass's input and committing its output. Not workspace-scoped: the
  * worker serves every workspace of the database.
  */
 export function createPipelineRepo(db: Sql) {
   return {
-    /**
-     * Evidence arrived: bump the version; resolved → stale (a computing pass will notice),
-     * and wake the workers. Returns the contexts that were resolved and are now stale.
-     */
-    async markStale(contextIds: Iterable<string>): Promise<{ contextId: string; workspace: string }[]> {
-      const ids = [...new Set(contextIds)].sort();
-      const turned: { contextId: string; workspace: string }[] = [];
-      // A few set-based statements per call, not two per context: a batch of interleaved
-      // lines touches up to a hundred contexts. The rows are locked in id order first (as
-      // every writer locks contexts, so two transactions never wait on each other in a
-      // cycle), then the resolved ones are read (they *turn* stale, for `context.stale`),
-      // then all are bumped; a computing pass notices the new version.
-      for (let i = 0; i < ids.length; i += STALE_CHUNK) {
-        const chunk = ids.slice(i, i + STALE_CHUNK);
-        const live = `id IN (${list(chunk.length)}) AND deleted_at IS NULL AND status != 'archived'`;
-        if (db.dialect.forUpdate) await db.all(`SELECT id FROM contexts WHERE ${live} ORDER BY id ${db.dialect.forUpdate}`, chunk);
-        turned.push(...(await db.all<{ contextId: string; workspace: string }>(`SELECT id AS "contextId", workspace FROM contexts WHERE ${live} AND freshness = 'resolved' ORDER BY id`, chunk)));
-        await db.run(
-          `UPDATE contexts SET evidence_version = evidence_version + 1,
-             freshness = CASE WHEN freshness = 'computing' THEN 'computing' ELSE 'stale' END
-           WHERE ${live}`,
-          chunk,
-        );
-      }
-      db.signal("work");
-      return turned;
-    },
     /** Contexts of the workspace holding live records of any of these models. */
     async contextsWithModels(modelIds: string[]): Promise<string[]> {
       if (modelIds.length === 0) return [];

@@ -38,10 +38,11 @@ export interface Store {
    */
   lockKey?(workspace: string, key: string): Promise<KeyLock | undefined>;
   /**
-   * Optional: the store's own way to mark contexts stale (PipelineRepo.markStale) inside
-   * the caller's transaction; PostgreSQL does it in one statement for all of them.
+   * Evidence arrived: inside the caller's transaction, bumps each context's evidence version
+   * (resolved → stale; a computing pass notices the version) and wakes the workers. Returns
+   * the contexts that turned stale, for `context.stale`. Each store does it its fastest way.
    */
-  markStale?(db: Sql, contextIds: Iterable<string>): Promise<{ contextId: string; workspace: string }[]>;
+  markStale(db: Sql, contextIds: Iterable<string>): Promise<{ contextId: string; workspace: string }[]>;
   /** Optional write groups: see DdsService.writeGroup. */
   writeGroup?(): WriteGroup;
   /** Resolves when the database answers a trivial query (`/healthz`). */

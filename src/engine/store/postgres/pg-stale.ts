@@ -34,7 +34,7 @@ const MARK_STALE = `WITH locked AS (
   RETURNING c.id AS "contextId", c.workspace, l.freshness = 'resolved' AS turned`;
 
 /**
- * Evidence arrived (PostgreSQL's way of PipelineRepo.markStale): bumps each context's
+ * Evidence arrived (PostgreSQL's way of Store.markStale): bumps each context's
  * version, resolved → stale, computing stays computing (its pass will notice the version),
  * and wakes the workers. Returns the contexts that turned stale. In a write group, pass
  * the group's marks (see MARK_STALE).

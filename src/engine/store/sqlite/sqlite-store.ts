@@ -7,6 +7,7 @@ import type { Signal } from "../sql.js";
 import type { Store } from "../store.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { sqliteLookups } from "./sqlite-lookups.js";
+import { sqliteMarkStale } from "./sqlite-stale.js";
 import { SqliteConnection, sqliteRootSql } from "./sqlite-sql.js";
 
 /** The SQLite store: the port plus the raw connection (tests and hot paths of this adapter). */
@@ -75,6 +76,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       set.add(fn);
       return () => set.delete(fn);
     },
+    markStale: sqliteMarkStale,
     writeGroup: () => openWriteGroup(conn),
     ping: async () => {
       await sql.get("SELECT 1");
