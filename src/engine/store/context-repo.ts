@@ -46,12 +46,9 @@ export function createContextRepo(db: Sql, workspace: string) {
       return row ? parseRow(row) : undefined;
     },
     /**
-     * Live contexts by id, in one query; with `lock`, their rows are held in id order (so
-     * two writers over the same contexts cannot deadlock) until the transaction ends.
-     */
-    /**
-     * The id and status of live contexts, as {@link getMany} reads them (same order and
-     * locks) but without the rest of the row: an ingest needs no more, a hundred times a batch.
+     * The id and status of live contexts (what a writer of evidence needs), in one query;
+     * with `lock`, their rows are held in id order (so two writers over the same contexts
+     * cannot deadlock) until the transaction ends.
      */
     async getStates(ids: readonly string[], options: LockOption = {}): Promise<ContextState[]> {
       if (ids.length === 0) return [];
@@ -60,15 +57,6 @@ export function createContextRepo(db: Sql, workspace: string) {
          ORDER BY id${options.lock ? ` ${db.dialect.forUpdate}` : ""}`,
         [workspace, ...ids.map((id) => id.toLowerCase())],
       );
-    },
-    async getMany(ids: readonly string[], options: LockOption = {}): Promise<ContextRow[]> {
-      if (ids.length === 0) return [];
-      const rows = await db.all<RawContextRow>(
-        `SELECT ${CONTEXT_COLUMNS} FROM contexts WHERE workspace = ? AND id IN (${ids.map(() => "?").join(", ")}) AND deleted_at IS NULL
-         ORDER BY id${options.lock ? ` ${db.dialect.forUpdate}` : ""}`,
-        [workspace, ...ids.map((id) => id.toLowerCase())],
-      );
-      return rows.map(parseRow);
     },
     async update(id: string, set: Partial<Omit<ContextRow, "id" | "workspace" | "createdAt">>): Promise<void> {
       const clause = setClause(contexts, set);
