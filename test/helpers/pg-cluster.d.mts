@@ -9,3 +9,6 @@ export interface PgCluster {
 
 /** Starts a throwaway PostgreSQL server from the machine's binaries (see pg-cluster.mjs); `settings` are extra `name=value` server settings. */
 export function startPostgres(options?: { settings?: string[] }): Promise<PgCluster>;
+
+/** A TCP port of 127.0.0.1 free right now. */
+export function freePort(): Promise<number>;

@@ -23,7 +23,8 @@ function binDir() {
   return found;
 }
 
-function freePort() {
+/** A TCP port of 127.0.0.1 free right now. */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once("error", reject);
