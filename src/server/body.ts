@@ -37,6 +37,11 @@ export function readBody(route: RouteSpec, limit = MAX_BODY_BYTES): MiddlewareHa
     // Check the method before touching `c.req.raw`: reading it makes the Node adapter build
     // a full WHATWG Request (with an AbortSignal) for every request, GETs included.
     if (route.method === "GET") return next();
+    // A client that left while the request waited (on a slow database, say) left a request
+    // the Node adapter discards unread: read now, it would look like an empty body, and its
+    // 400 would be kept under the request's Idempotency-Key and replayed to the retry.
+    const gone = () => c.env?.outgoing?.destroyed === true;
+    if (gone()) throw new ClientAbortedError();
     const stream = c.req.raw.body;
     if (!stream) return next();
     const declared = c.req.header("content-length");
@@ -61,6 +66,7 @@ export function readBody(route: RouteSpec, limit = MAX_BODY_BYTES): MiddlewareHa
       }
       chunks.push(value);
     }
+    if (gone() || (declared !== undefined && size !== Number(declared))) throw new ClientAbortedError();
     try {
       c.set("bodyText", new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks)));
     } catch {

@@ -1,3 +1,4 @@
+import type { HttpBindings } from "@hono/node-server";
 import type { Principal } from "../engine/auth/index.js";
 import type { LocalEngine } from "../engine/local-engine.js";
 
@@ -15,6 +16,8 @@ export interface RequestVars {
 /** The Hono environment of the API app. */
 export interface ServerEnv {
   Variables: RequestVars;
+  /** The Node request and response, when served by node:http (absent under `app.request`). */
+  Bindings: Partial<HttpBindings>;
 }
 
 /** Writes one structured log line (stderr by default). */
