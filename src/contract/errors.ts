@@ -31,6 +31,7 @@ export type ErrorCode =
   | "compile_failed"
   | "not_implemented"
   | "unavailable"
+  | "database_unavailable"
   | "internal_error";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -53,6 +54,7 @@ const STATUS: Record<ErrorCode, number> = {
   compile_failed: 422,
   not_implemented: 501,
   unavailable: 503,
+  database_unavailable: 503,
   internal_error: 500,
 };
 
@@ -77,6 +79,8 @@ export const ExitCode = {
   partial: 3,
   notFound: 4,
   timeout: 5,
+  /** The database (or the service's database) cannot be reached now; the command may be run again. */
+  unavailable: 6,
 } as const;
 
 /** The RFC 9457 problem body every error is written as. */
@@ -94,6 +98,11 @@ export class DdsError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly errors?: ProblemDetail[];
+  /**
+   * Seconds after which trying again may succeed (the server's `Retry-After`), set on
+   * refusals that are temporary: the database unreachable, every connection busy.
+   */
+  retryAfter?: number;
 
   constructor(code: ErrorCode, detail: string, errors?: ProblemDetail[]) {
     super(detail);
@@ -106,6 +115,7 @@ export class DdsError extends Error {
   /** The exit code a CLI command ends with when this error stops it. */
   get exitCode(): number {
     if (this.status === 404) return ExitCode.notFound;
+    if (this.code === "database_unavailable") return ExitCode.unavailable;
     if (this.code === "invalid_request" && this.usage) return ExitCode.usage;
     return ExitCode.failure;
   }
@@ -169,6 +179,12 @@ export const errors = {
     new DdsError("validation_failed", detail, problems),
   compile: (detail: string, problems: ProblemDetail[]) =>
     new DdsError("compile_failed", detail, problems),
+  /** The database cannot serve now (unreachable, read-only, every connection busy): retry after `retryAfter` s. */
+  databaseUnavailable: (detail: string, retryAfter = 2) => {
+    const e = new DdsError("database_unavailable", detail);
+    e.retryAfter = retryAfter;
+    return e;
+  },
   notImplemented: (what: string, issue: string) =>
     new DdsError("not_implemented", `${what} is not implemented yet (arrives with ${issue})`),
 };

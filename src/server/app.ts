@@ -4,6 +4,7 @@ import { DdsError, isDdsError } from "../contract/errors.js";
 import { ROUTES } from "../contract/routes.js";
 import { createAuthenticator, type Authenticator } from "../engine/auth/index.js";
 import type { Store } from "../engine/store/store.js";
+import { asDatabaseUnavailable } from "../engine/store/db-errors.js";
 import { secretBoxFor } from "../engine/secrets/secret-box.js";
 import { createIdempotencyRepo } from "../engine/store/idempotency-repo.js";
 import { createProcessOwner, type ProcessOwner } from "../engine/store/sqlite/owner-lock.js";
@@ -17,6 +18,7 @@ import { notFound } from "./not-found.js";
 import { serveDocs } from "./docs.js";
 import { declareRoute, openApiDocument } from "./openapi.js";
 import { errorResponse, internalError, problemResponse } from "./problem.js";
+import { deadline } from "./deadline.js";
 import type { Activity, LogFn, ServerEnv } from "./types.js";
 
 /** What the API app is built from. */
@@ -30,6 +32,8 @@ export interface AppOptions {
   idempotency?: IdempotencyOptions;
   /** Body size limit in bytes (default 10 MB; tests lower it). */
   maxBodyBytes?: number;
+  /** Longest a request runs before it is answered 503 (its work may still finish; keyed writes keep its outcome). */
+  deadlineMs?: number;
   /** Shared with the read lane (created here when absent). */
   auth?: Authenticator;
   engines?: EngineCache;
@@ -40,9 +44,15 @@ export interface AppOptions {
   owner?: ProcessOwner;
 }
 
-/** Maps anything thrown to a problem response; a non-DdsError is a 500 that leaks nothing. */
+/**
+ * Maps anything thrown to a problem response; a non-DdsError is a 500 that leaks nothing,
+ * unless it is the database failing (a lost connection the store did not catch): a 503
+ * with Retry-After, like every other refusal while the database is away.
+ */
 function onError(err: Error, c: Parameters<typeof errorResponse>[0]): Response {
   if (isDdsError(err)) return errorResponse(c, err);
+  const unavailable = asDatabaseUnavailable(err);
+  if (unavailable) return errorResponse(c, unavailable);
   // Nobody reads this answer; the access log says `aborted`.
   if (err instanceof ClientAbortedError) return problemResponse(c, { type: "https://ddsctl.dev/problems/client-closed-request", title: "Client Closed Request", status: 499, detail: err.message, code: "client_closed_request" });
   if (err instanceof HTTPException && err.status < 500) return errorResponse(c, new DdsError("invalid_request", err.message));
@@ -66,8 +76,11 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   const owner = options.owner ?? (options.store.kind === "sqlite" ? createProcessOwner(options.store.location) : undefined);
   const box = secretBoxFor(options.store);
   app.use("*", accessLog(options.activity, options.log, options.errorLog ?? options.log));
-  // Liveness with the database's reachability (a load balancer takes a node whose database
-  // is gone out of rotation); readiness also turns false once shutdown began.
+  if (options.deadlineMs) app.use("/v1/*", deadline(options.deadlineMs));
+  // Liveness only: 200 while this process serves, whatever its database does (a node is
+  // not restarted because the database restarted; it reconnects by itself). The database
+  // field is what the node knows without asking. Readiness asks the database (within 2 s)
+  // and also turns false once shutdown began, so a load balancer routes around the node.
   const database = async () => {
     try {
       await options.store.ping();
@@ -76,7 +89,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
       return false;
     }
   };
-  app.get("/healthz", async (c) => ((await database()) ? c.json({ status: "ok", database: "reachable" }) : c.json({ status: "unavailable", database: "unreachable" }, 503)));
+  app.get("/healthz", (c) => c.json({ status: "ok", database: options.store.reachable?.() === false ? "unreachable" : "reachable" }));
   app.get("/readyz", async (c) => {
     if (options.activity.closing) return c.json({ status: "draining" }, 503);
     return (await database()) ? c.json({ status: "ready" }) : c.json({ status: "unavailable", database: "unreachable" }, 503);

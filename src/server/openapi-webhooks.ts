@@ -12,6 +12,7 @@ export const HEADER_COMPONENTS = {
     schema: { type: "string", enum: ["true"] },
   },
   Location: { description: "the address of what was created: /v1/<collection>/<id>", schema: { type: "string" } },
+  RetryAfter: { description: "seconds after which the same request (with the same Idempotency-Key) may succeed", schema: { type: "integer", minimum: 0 } },
 };
 
 /** A `$ref` to a shared header. */

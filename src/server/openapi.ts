@@ -88,8 +88,19 @@ function complete(op: Operation, route: RouteSpec): void {
       },
     };
   }
+  op.responses["503"] = {
+    description:
+      "database_unavailable: the database cannot serve now (unreachable, restarting, failing over, read-only, or every connection of the node busy); " +
+      "retry after Retry-After seconds with the same Idempotency-Key, which replays or runs the request once. unavailable: the server cannot use a setting it needs (the secret key)",
+    headers: common({ "Retry-After": headerRef("RetryAfter") }),
+    content: {
+      "application/problem+json": {
+        schema: { allOf: [{ $ref: "#/components/schemas/Problem" }, { type: "object", properties: { code: { type: "string", enum: ["database_unavailable", "unavailable"] } } }] },
+      },
+    },
+  };
   op.responses["5XX"] = {
-    description: "internal_error or unavailable: the cause is logged, never sent",
+    description: "internal_error: the cause is logged, never sent",
     headers: common(),
     content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
   };

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { DdsError, type Problem } from "../contract/errors.js";
+import { DdsError, isDdsError, type Problem } from "../contract/errors.js";
 
 /** The media type of every error body (RFC 9457). */
 export const PROBLEM_TYPE = "application/problem+json";
@@ -9,9 +9,10 @@ export function problemResponse(c: Context, problem: Problem, headers: Record<st
   return c.body(JSON.stringify(problem), problem.status as 400, { ...headers, "Content-Type": PROBLEM_TYPE });
 }
 
-/** The problem of a DdsError, with the auth challenge a 401 must carry. */
+/** The problem of a DdsError, with the auth challenge a 401 must carry and the Retry-After of a temporary refusal. */
 export function errorResponse(c: Context, err: DdsError): Response {
   const headers: Record<string, string> = err.status === 401 ? { "WWW-Authenticate": 'Bearer realm="ddsctl"' } : {};
+  if (err.retryAfter !== undefined) headers["Retry-After"] = String(err.retryAfter);
   return problemResponse(c, err.toProblem(), headers);
 }
 
@@ -33,4 +34,9 @@ export function methodNotAllowed(c: Context, allowed: string[]): Response {
 /** The generic 500: the cause goes to the log, never to the client. */
 export function internalError(): DdsError {
   return new DdsError("internal_error", "the server failed to process the request; it has been logged");
+}
+
+/** True for the store's refusal while its database is away (background loops stay quiet on it). */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  return isDdsError(err) && err.code === "database_unavailable";
 }

@@ -11,6 +11,7 @@ import { createWebhookDispatcher, type WebhookDispatcherOptions } from "../engin
 import { createAuthenticator } from "../engine/auth/index.js";
 import { createApp } from "./app.js";
 import { onClientError } from "./client-error.js";
+import { isDatabaseUnavailable } from "./problem.js";
 import { createEngineCache } from "./engines.js";
 import { createReadLane } from "./read-lane.js";
 import type { IdempotencyOptions } from "./idempotency.js";
@@ -46,13 +47,19 @@ export interface ServerTimeouts {
   requestMs: number;
   /** An idle keep-alive connection is closed after this long. */
   keepAliveMs: number;
+  /**
+   * A request received but not answered after this long (its database neither answering
+   * nor failing) is answered 503 with Retry-After; see deadline.ts.
+   */
+  responseMs: number;
 }
 
 /**
  * Headers within 10 s, the whole request within 60 s (a 10 MiB body needs ~1.4 Mbit/s),
- * idle keep-alive connections closed after 5 s (clients keep theirs for 4 s).
+ * idle keep-alive connections closed after 5 s (clients keep theirs for 4 s), an answer
+ * within 60 s of the request's arrival.
  */
-export const DEFAULT_TIMEOUTS: ServerTimeouts = { headersMs: 10_000, requestMs: 60_000, keepAliveMs: 5_000 };
+export const DEFAULT_TIMEOUTS: ServerTimeouts = { headersMs: 10_000, requestMs: 60_000, keepAliveMs: 5_000, responseMs: 60_000 };
 
 /** A listening server. */
 export interface RunningServer {
@@ -66,9 +73,14 @@ export interface RunningServer {
 
 const stderrLog: LogFn = (line) => process.stderr.write(`${line}\n`);
 
-/** A structured log line for a background failure (never a stack). */
+/**
+ * A structured log line for a background failure (never a stack). Refusals of a database
+ * that is away are not logged one by one: the store logs the outage, once, and its end.
+ */
 function logError(log: LogFn, event: string) {
-  return (err: unknown) => log(JSON.stringify({ time: new Date().toISOString(), event, error: err instanceof Error ? err.message : String(err) }));
+  return (err: unknown) => {
+    if (!isDatabaseUnavailable(err)) log(JSON.stringify({ time: new Date().toISOString(), event, error: err instanceof Error ? err.message : String(err) }));
+  };
 }
 
 /**
@@ -89,7 +101,7 @@ export function createServer(options: ServerOptions) {
   // a crash a retry is taken over at once (released at close).
   const owner = store.kind === "sqlite" ? createProcessOwner(store.location) : undefined;
   // Errors are logged whatever --quiet says: it silences access lines only.
-  const app = createApp({ store, activity, log: accessLog, errorLog: log, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes, auth, engines, owner });
+  const app = createApp({ store, activity, log: accessLog, errorLog: log, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes, auth, engines, owner, deadlineMs: timeouts.responseMs });
   const lane = createReadLane({ store, auth, engines, activity, log: accessLog });
 
   async function listen(port = 8080, host = "127.0.0.1"): Promise<RunningServer> {

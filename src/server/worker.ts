@@ -2,6 +2,7 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Store } from "../engine/store/store.js";
 import { createPipeline, type PipelineOptions } from "../engine/pipeline/worker.js";
 import { withWebhookEvents } from "../engine/webhooks/index.js";
+import { isDatabaseUnavailable } from "./problem.js";
 import type { Activity, LogFn } from "./types.js";
 
 /** Timing of the in-process pipeline worker. */
@@ -56,6 +57,8 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
   /** Sleeps `ms`; an idle sleep (`wakeable`) ends early when work is announced, or on stop. */
   const sleep = (ms: number, wakeable = false) =>
     new Promise<void>((resolve) => {
+      // A stop that came while a pass or a query ran must not wait out the next sleep.
+      if (stopping) return resolve();
       if (wakeable && woken) {
         woken = false;
         return resolve();
@@ -75,7 +78,10 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
     woken = true;
     wake?.();
   });
-  const logError = (err: unknown) => log?.(JSON.stringify({ time: new Date().toISOString(), event: "pipeline_error", error: (err as Error).message }));
+  // While the database is away every pass fails alike; the store reports the outage once.
+  const logError = (err: unknown) => {
+    if (!isDatabaseUnavailable(err)) log?.(JSON.stringify({ time: new Date().toISOString(), event: "pipeline_error", error: (err as Error).message }));
+  };
 
   /** How long an idle worker sleeps: SQLite polls; PostgreSQL waits for a notification or the next lease end. */
   const idleFor = async (): Promise<number> => {

@@ -1,9 +1,25 @@
 /** A PostgreSQL server this run started, and databases made on it. */
 export interface PgCluster {
   port: number;
+  /** The URL of a database of this server. */
+  url(database: string): string;
   /** A new, empty database on the cluster; its URL. */
   createDatabase(): Promise<string>;
-  /** Stops the server (fast) and removes its files. */
+  /** A statement as the superuser on the `postgres` database (reconnects after a halt). */
+  query(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  /** `pg_ctl stop -m <mode>` (default fast), keeping the files: `resume` starts it again. */
+  halt(mode?: "smart" | "fast" | "immediate"): void;
+  /** `pg_ctl start` after a halt. */
+  resume(): void;
+  /** `pg_ctl restart -m <mode>` (default fast). */
+  restart(mode?: "smart" | "fast" | "immediate"): void;
+  /** `pg_ctl promote`: a standby becomes a primary. */
+  promote(): void;
+  /** A streaming standby of this server (`pg_basebackup -R`), started on a port of its own. */
+  startReplica(): Promise<PgCluster>;
+  /** The server's log so far. */
+  log(): string;
+  /** Stops the server (immediately) and removes its files. */
   stop(): Promise<void>;
 }
 

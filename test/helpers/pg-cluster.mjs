@@ -51,8 +51,16 @@ function serverUser() {
  * port of 127.0.0.1, durability off (tests need speed, not crash safety). As root, the
  * server runs as the `postgres` user. Never a mock: when PostgreSQL cannot start, this
  * throws with the reason and the server's log.
+ *
+ * The fault tests also stop it and start it again (`halt`, `resume`, `restart`), and add a
+ * streaming standby (`startReplica`, made with `pg_basebackup -R`) that they promote.
  */
 export async function startPostgres({ settings: extra = [] } = {}) {
+  return server({ extra, init: (run, data) => run("initdb", ["-D", data, "-U", "dds", "--auth=trust", "-E", "UTF8", "--locale=C", "-N"]) });
+}
+
+/** A server in a folder of its own: `init` fills its data folder (initdb, or a base backup). */
+async function server({ extra, init }) {
   const bin = binDir();
   const user = serverUser();
   const dir = mkdtempSync(join(tmpdir(), "ddsctl-pg-"));
@@ -69,15 +77,19 @@ export async function startPostgres({ settings: extra = [] } = {}) {
     }
   };
   const port = await freePort();
-  run("initdb", ["-D", data, "-U", "dds", "--auth=trust", "-E", "UTF8", "--locale=C", "-N"]);
+  init(run, data);
   const settings = [`-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`, ...extra.map((s) => `-c ${s}`)].join(" ");
-  run("pg_ctl", ["-D", data, "-o", settings, "-l", log, "-w", "-t", "60", "start"]);
+  const pgCtl = (...args) => run("pg_ctl", ["-D", data, ...args]);
+  const start = () => pgCtl("-o", settings, "-l", log, "-w", "-t", "60", "start");
+  start();
   let stopped = false;
   const stopNow = () => {
     if (stopped) return;
     stopped = true;
     try {
-      run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+      pgCtl("-m", "immediate", "-w", "stop");
+    } catch {
+      // Already stopped (a test halted it): only the files are left to remove.
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -88,11 +100,24 @@ export async function startPostgres({ settings: extra = [] } = {}) {
   let n = 0;
   return {
     port,
+    url: (database) => `postgres://dds@127.0.0.1:${port}/${database}`,
     async createDatabase() {
       const name = `t${process.pid}_${++n}_${Math.random().toString(36).slice(2, 8)}`;
       await admin.unsafe(`CREATE DATABASE ${name}`);
       return `postgres://dds@127.0.0.1:${port}/${name}`;
     },
+    query: (text, params = []) => admin.unsafe(text, params),
+    halt: (mode = "fast") => pgCtl("-m", mode, "-w", "-t", "60", "stop"),
+    resume: () => start(),
+    restart: (mode = "fast") => pgCtl("-o", settings, "-l", log, "-m", mode, "-w", "-t", "60", "restart"),
+    promote: () => pgCtl("-w", "-t", "60", "promote"),
+    async startReplica() {
+      return server({
+        extra,
+        init: (runAs, replicaData) => runAs("pg_basebackup", ["-h", "127.0.0.1", "-p", String(port), "-U", "dds", "-D", replicaData, "-R", "-X", "stream", "-c", "fast"]),
+      });
+    },
+    log: () => (existsSync(log) ? readFileSync(log, "utf8") : ""),
     async stop() {
       await admin.end({ timeout: 1 });
       process.off("exit", stopNow);

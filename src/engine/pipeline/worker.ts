@@ -47,6 +47,18 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
   const repo = createPipelineRepo(store.sql);
   const leaseMs = options.leaseMs ?? 30_000;
   const worker = options.workerId ?? `${hostname()}:${process.pid}:${newId().slice(-12)}`;
+  /**
+   * Claims a failed pass could not give back (the database was away): given back before the
+   * next claim, so their contexts are picked up again at once rather than when their lease
+   * runs out.
+   */
+  const unreleased: Claim[] = [];
+  const releaseLeftovers = async () => {
+    while (unreleased.length > 0) {
+      await repo.release(unreleased[0]);
+      unreleased.shift();
+    }
+  };
 
   /** Runs one pass on a claimed context. A failure gives the claim back, writing nothing. */
   const pass = async (claim: Claim): Promise<"resolved" | "stale" | undefined> => {
@@ -69,7 +81,7 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
         });
       });
     } catch (err) {
-      await repo.release(claim).catch(() => undefined);
+      await repo.release(claim).catch(() => void unreleased.push(claim));
       throw err;
     } finally {
       clearInterval(heartbeat);
@@ -81,6 +93,7 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
     worker,
     /** Claims and processes one context of the scope; false when none was claimable. */
     async step(scope: ClaimScope = {}): Promise<boolean> {
+      await releaseLeftovers();
       const claim = await repo.claim(worker, leaseMs, scope);
       if (!claim) return false;
       await pass(claim);

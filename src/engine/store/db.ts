@@ -1,9 +1,12 @@
 import { isPostgresUrl } from "./location.js";
 import { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from "./sqlite/sqlite-store.js";
 import type { Store } from "./store.js";
+import type { StoreEvent } from "./postgres/pg-pool.js";
 
 export type { Store } from "./store.js";
 export type { SqliteStore } from "./sqlite/sqlite-store.js";
+export type { StoreEvent } from "./postgres/pg-pool.js";
+export { asDatabaseUnavailable } from "./db-errors.js";
 
 export { isPostgresUrl, redactUrl } from "./location.js";
 
@@ -19,6 +22,10 @@ export interface OpenDatabaseOptions {
    * database behind this ddsctl's schema is refused and `ddsctl migrate` must run first.
    */
   migrate?: boolean;
+  /** PostgreSQL only: connections in this process's pool (default: the URL's pool_size, DDS_DB_POOL, 10). */
+  poolSize?: number;
+  /** PostgreSQL only: told when the database becomes unreachable and when it is back. */
+  onEvent?: (event: StoreEvent) => void;
 }
 
 /**

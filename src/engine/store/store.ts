@@ -45,8 +45,13 @@ export interface Store {
   markStale(db: Sql, contextIds: Iterable<string>): Promise<{ contextId: string; workspace: string }[]>;
   /** Optional write groups: see DdsService.writeGroup. */
   writeGroup?(): WriteGroup;
-  /** Resolves when the database answers a trivial query (`/healthz`). */
+  /** Resolves when the database answers a trivial query (`/readyz`). */
   ping(): Promise<void>;
+  /**
+   * What the store knows of its database without asking it: false while it is known to be
+   * unreachable (PostgreSQL; requests are refused with 503 meanwhile). Absent: always true.
+   */
+  reachable?(): boolean;
   close(): Promise<void>;
 }
 

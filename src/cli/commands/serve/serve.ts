@@ -5,10 +5,18 @@ import { loadServer } from "../../load-external.js";
 import { Output } from "../../output.js";
 import { describeTarget } from "../../target.js";
 import { durationFlag } from "../../common/duration-flag.js";
+import { openWhenReachable } from "./wait-for-database.js";
 
 function parsePort(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n > 65535) throw errors.usage(`--port must be an integer from 0 to 65535, got "${value}"`);
+  return n;
+}
+
+function parsePoolSize(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 1000) throw errors.usage(`--pool-size must be an integer from 1 to 1000, got "${value}"`);
   return n;
 }
 
@@ -47,6 +55,7 @@ export default defineCommand({
     "ddsctl serve --port 8080",
     "ddsctl --local /srv/dds.db serve --host 0.0.0.0 --port 8080 --quiet",
     "ddsctl serve --database postgres://dds@db.internal/dds --host 0.0.0.0   # run one per node, behind a load balancer",
+    "ddsctl serve --database 'postgres://dds@db-1,db-2/dds?target_session_attrs=read-write' --pool-size 20   # follows a failover",
     "ddsctl serve --port 0   # any free port; the URL is printed on stderr",
   ],
   args: {
@@ -54,6 +63,7 @@ export default defineCommand({
     host: { type: "string", default: "127.0.0.1", description: "interface to listen on" },
     lease: { type: "string", default: "30s", description: "how long a pass's claim lasts without a heartbeat before another node takes it over" },
     migrate: { type: "boolean", negatable: true, description: "refuse a database whose schema is behind instead of migrating it (run ddsctl migrate first)" },
+    "pool-size": { type: "string", description: "PostgreSQL: connections this node keeps (default: the URL's pool_size, DDS_DB_POOL, or 10)" },
   },
   writes: true,
   async handler(args, ctx) {
@@ -66,6 +76,7 @@ export default defineCommand({
     }
     const port = parsePort(String(flags.port));
     const leaseMs = durationFlag(flags.lease, "--lease");
+    const poolSize = parsePoolSize(flags["pool-size"]);
     if (leaseMs < 1000) throw errors.usage(`--lease ${flags.lease}: a lease shorter than 1s would be taken over while its pass still runs`);
     const { out } = ctx;
     // The address and background failures are printed even under --quiet (which silences
@@ -73,10 +84,21 @@ export default defineCommand({
     const always = new Output(ctx.io, { ...out.options, quiet: false });
     const { createServer } = await loadServer();
     const { openDatabase } = await import("../../../engine/store/db.js");
-    const store = await openDatabase(target.db, { migrate: flags.migrate });
+    const log = (line: string) => always.info(line);
     const signals = shutdownSignal(out, ctx.io);
+    // The outage of a database and its end, one line each (requests meanwhile answer 503).
+    const onEvent = (e: object) => log(JSON.stringify({ time: new Date().toISOString(), ...e }));
+    const store = await openWhenReachable(() => openDatabase(target.db, { migrate: flags.migrate, poolSize, onEvent }), log, signals.received).catch((err: unknown) => {
+      signals.dispose();
+      throw err;
+    });
+    if (!store) {
+      signals.dispose();
+      out.info("stopped");
+      return;
+    }
     try {
-      const server = await createServer({ store, quiet: out.options.quiet, log: (line) => always.info(line), worker: { pipeline: { leaseMs } } }).listen(port, flags.host);
+      const server = await createServer({ store, quiet: out.options.quiet, log, worker: { pipeline: { leaseMs } } }).listen(port, flags.host);
       out.info(out.c.dim(describeTarget(target)));
       always.info(`listening on ${server.url}`);
       const signal = await signals.received;

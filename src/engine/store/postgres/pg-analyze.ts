@@ -1,4 +1,4 @@
-import type postgres from "postgres";
+import type { PgPool } from "./pg-pool.js";
 
 // The evidence tables whose statistics a bulk load outgrows. Until ANALYZE has seen rows,
 // the planner takes `deleted_at IS NULL` to match almost nothing and answers the ingest's
@@ -16,15 +16,15 @@ const GROWN = `SELECT s.relname AS name FROM pg_stat_user_tables s JOIN pg_class
  * (a minute) and 10 % growth; a first load of a new database would run quadratic until then.
  * A failure (a role that does not own the tables) only leaves it to autovacuum.
  */
-export function createAnalyzer(client: postgres.Sql): () => void {
+export function createAnalyzer(pool: PgPool): () => void {
   let running = false;
   return () => {
     if (running) return;
     running = true;
     void (async () => {
-      const grown = await client.unsafe<{ name: string }[]>(GROWN);
+      const grown = await pool.use((client) => client.unsafe<{ name: string }[]>(GROWN));
       // The names come from the fixed list in GROWN.
-      if (grown.length > 0) await client.unsafe(`ANALYZE ${grown.map((g) => g.name).join(", ")}`);
+      if (grown.length > 0) await pool.use((client) => client.unsafe(`ANALYZE ${grown.map((g) => g.name).join(", ")}`));
     })()
       .catch(() => undefined)
       .finally(() => (running = false));

@@ -1,5 +1,6 @@
 import type postgres from "postgres";
 import type { KeyLock } from "../store.js";
+import type { PgPool } from "./pg-pool.js";
 
 /**
  * This node's in-progress marks on Idempotency-Keys: session advisory locks taken on one
@@ -7,37 +8,56 @@ import type { KeyLock } from "../store.js";
  * releases them) and never outlives it by a timeout. A lock is re-entrant within a
  * session, so the node also remembers which keys it holds: a duplicate arriving at this
  * same node is refused as one arriving at another would be.
+ *
+ * When that connection is lost (the database restarted, its backend was terminated, the
+ * pool was replaced) every mark is gone with its session: the node forgets them and
+ * reserves a new connection on the next request. A request that held a mark simply has
+ * nothing left to release. A node that is paused (SIGSTOP, a frozen VM) keeps its session,
+ * and so its marks, until it resumes or its connection dies: retries of those keys get 409
+ * meanwhile, never a second run.
  */
-export function createKeyLocks(client: postgres.Sql) {
+export function createKeyLocks(pool: PgPool) {
+  // A connection of its own, outside the pool's slots: a request holds its mark while it
+  // waits for a slot, so a mark taken from the slots could leave none for the request.
+  let client = pool.single();
   let conn: Promise<postgres.ReservedSql> | undefined;
   const held = new Set<string>();
-  const connection = () =>
-    (conn ??= client.reserve().catch((err: unknown) => {
+  const connection = () => {
+    if (pool.availability.down) return Promise.reject(Object.assign(new Error("the database is unreachable"), { code: "CONNECTION_CLOSED" }));
+    return (conn ??= client.reserve().catch((err: unknown) => {
       conn = undefined;
       throw err;
     }));
-  /** Drops a connection that failed: its session (and every mark on it) is gone. */
-  const drop = (failed: Promise<postgres.ReservedSql>) => {
-    if (conn !== failed) return;
+  };
+  /** Forgets a connection that failed: its session (and every mark on it) is gone. */
+  const drop = (failed: Promise<postgres.ReservedSql> | undefined) => {
+    if (!failed || conn !== failed) return;
     conn = undefined;
     held.clear();
-    void failed.then((c) => c.release()).catch(() => undefined);
   };
+  // The database was found unreachable: this connection may hang on a cut network too.
+  pool.onReset(() => {
+    const old = client;
+    client = pool.single();
+    drop(conn);
+    void old.end({ timeout: 0 }).catch(() => undefined);
+  });
   return {
     /** Takes the mark of a key, or undefined when another session (or request here) holds it. */
     async lock(workspace: string, key: string): Promise<KeyLock | undefined> {
       const name = `${workspace}\n${key}`;
       if (held.has(name)) return undefined;
       held.add(name);
-      const current = connection();
+      let current: Promise<postgres.ReservedSql> | undefined;
       let got = false;
       try {
+        current = connection();
         const [row] = await (await current).unsafe("SELECT pg_try_advisory_lock(hashtextextended($1, 1)) AS got", [name]);
         got = Boolean(row.got);
       } catch (err) {
         held.delete(name);
         drop(current);
-        throw err;
+        throw pool.fail(err) ?? err;
       } finally {
         if (!got) held.delete(name);
       }
@@ -50,17 +70,17 @@ export function createKeyLocks(client: postgres.Sql) {
           if (!held.delete(name) || conn !== current) return;
           try {
             await (await current).unsafe("SELECT pg_advisory_unlock(hashtextextended($1, 1))", [name]);
-          } catch {
+          } catch (err) {
             drop(current);
+            pool.fail(err);
           }
         },
       };
     },
     async close() {
-      const c = conn;
       conn = undefined;
       held.clear();
-      if (c) (await c.catch(() => undefined))?.release();
+      await client.end({ timeout: 1 });
     },
   };
 }

@@ -1,9 +1,10 @@
 import postgres from "postgres";
+import { retryDelayMs, type BackoffOptions } from "../../webhooks/webhook-backoff.js";
 import type { Signal } from "../sql.js";
 import { CHANNEL, type Announcement, type CommitSink } from "./pg-sql.js";
 
-/** How long to wait before listening again after the connection was lost. */
-const RETRY_MS = 1000;
+/** How listening again is spaced after the connection was lost: 0.2 s doubling to 1.5-2.25 s, jittered. */
+const RELISTEN: BackoffOptions = { baseDelayMs: 200, maxDelayMs: 1500, jitter: 0.5, random: Math.random };
 
 /**
  * What this node hears from the others: one connection that LISTENs on the shared channel.
@@ -13,12 +14,15 @@ const RETRY_MS = 1000;
  *
  * While the listening connection is down nothing can be known about other nodes' commits:
  * the stamp then changes on every call, so nothing is cached until it is back, and on its
- * return every listener is woken once (it may have missed work meanwhile).
+ * return every listener is woken once (it may have missed work meanwhile). It listens
+ * again by itself, with a jittered, capped back-off; `reset` drops a connection that may
+ * be silently dead (a cut network delivers no close) and listens on a new one.
  */
-export function createNotifications(url: string): CommitSink & {
+export function createNotifications(url: string, connection: Record<string, string> = {}): CommitSink & {
   start(): Promise<void>;
   stamp(): string;
   on(signal: Signal, fn: () => void): () => void;
+  reset(): void;
   close(): Promise<void>;
 } {
   const listeners = new Map<Signal, Set<() => void>>();
@@ -30,6 +34,7 @@ export function createNotifications(url: string): CommitSink & {
   let deaf = 0;
   let listening = false;
   let closed = false;
+  let failures = 0;
   let retry: NodeJS.Timeout | undefined;
   let current = "";
   let currentRemote = -1;
@@ -42,25 +47,33 @@ export function createNotifications(url: string): CommitSink & {
   // The driver's own listen() is built on `onnotify` and `onclose` but hides the close,
   // which this store must see to stop caching; the options exist at run time, not in the
   // driver's types, hence the cast.
-  const options = {
-    max: 1,
-    idle_timeout: undefined,
-    max_lifetime: null,
-    connect_timeout: 10,
-    fetch_types: false,
-    onnotice: () => undefined,
-    onnotify: (channel: string, payload: string) => {
-      if (channel === CHANNEL) hear(payload);
-    },
-    onclose: () => {
-      listening = false;
-      if (!closed) schedule();
-    },
+  const open = (): postgres.Sql => {
+    const options = {
+      max: 1,
+      idle_timeout: undefined,
+      max_lifetime: null,
+      connect_timeout: 10,
+      fetch_types: false,
+      onnotice: () => undefined,
+      connection,
+      onnotify: (channel: string, payload: string) => {
+        if (channel === CHANNEL) hear(payload);
+      },
+      onclose: () => {
+        // A replaced client's close says nothing about the current one.
+        if (client !== made) return;
+        listening = false;
+        if (!closed) schedule();
+      },
+    };
+    const made = postgres(url, options as postgres.Options<Record<string, never>>);
+    return made;
   };
-  const client = postgres(url, options as postgres.Options<Record<string, never>>);
+  let client = open();
   const listen = async () => {
     await client.unsafe(`LISTEN ${CHANNEL}`);
     listening = true;
+    failures = 0;
     // Whatever was committed while nobody listened: forget cached reads, look for work.
     remote++;
     fire("work");
@@ -71,7 +84,7 @@ export function createNotifications(url: string): CommitSink & {
     retry = setTimeout(() => {
       retry = undefined;
       listen().catch(() => schedule());
-    }, RETRY_MS);
+    }, retryDelayMs(++failures, RELISTEN));
     retry.unref();
   };
 
@@ -97,6 +110,14 @@ export function createNotifications(url: string): CommitSink & {
       if (!set) listeners.set(signal, (set = new Set()));
       set.add(fn);
       return () => set.delete(fn);
+    },
+    reset() {
+      if (closed) return;
+      listening = false;
+      const old = client;
+      client = open();
+      void old.end({ timeout: 0 }).catch(() => undefined);
+      schedule();
     },
     async close() {
       closed = true;

@@ -1,6 +1,8 @@
 import type postgres from "postgres";
+import { asDatabaseUnavailable } from "../db-errors.js";
 import type { Signal, Sql, TxOptions } from "../sql.js";
 import { postgresDialect } from "./pg-dialect.js";
+import type { PgPool } from "./pg-pool.js";
 import { pgText } from "./pg-text.js";
 
 /** The notification channel every node listens on; payloads say what happened. */
@@ -33,9 +35,11 @@ export const query = <T>(client: Client, sql: string, params: readonly unknown[]
 
 /**
  * The store's executor on PostgreSQL: each statement on a pooled connection. A write
- * outside a transaction becomes a short one, so it announces itself like any other.
+ * outside a transaction becomes a short one, so it announces itself like any other. Every
+ * statement and transaction goes through the pool's `use` (a bounded wait for a slot, a
+ * 503 when the database is gone).
  */
-export function pgRootSql(client: postgres.Sql, sink: CommitSink, groups?: GroupSlot): Sql {
+export function pgRootSql(pool: PgPool, sink: CommitSink, groups?: GroupSlot): Sql {
   const memo = new Map<string, unknown>();
   /** One attempt at a transaction: BEGIN, `fn`, the NOTIFY of what it announces, COMMIT. */
   const once = async <T>(fn: (tx: Sql) => Promise<T>, options: TxOptions): Promise<T> => {
@@ -49,7 +53,7 @@ export function pgRootSql(client: postgres.Sql, sink: CommitSink, groups?: Group
       return result;
     };
     try {
-      const result = (await (options.readOnly ? client.begin("read only isolation level repeatable read", body) : client.begin(body))) as T;
+      const result = (await pool.use((client) => (options.readOnly ? client.begin("read only isolation level repeatable read", body) : client.begin(body)))) as T;
       if (tx) sink.committed(tx.announced());
       return result;
     } finally {
@@ -63,7 +67,7 @@ export function pgRootSql(client: postgres.Sql, sink: CommitSink, groups?: Group
       if (pgText(text).write) return root.tx((tx) => tx.all<T>(text, params));
       // In a write group a read must see the group's writes, as on SQLite's one connection.
       const group = groups?.current;
-      return group ? group.read<T>(text, params) : query<T>(client, text, params);
+      return group ? group.read<T>(text, params) : pool.use((client) => query<T>(client, text, params));
     },
     get: async <T>(text: string, params: readonly unknown[] = []) => (await root.all<T>(text, params))[0],
     run: (text, params = []) => root.tx((tx) => tx.run(text, params)),
@@ -77,14 +81,15 @@ export function pgRootSql(client: postgres.Sql, sink: CommitSink, groups?: Group
         } catch (err) {
           // Two nodes' transactions that locked rows in crossing orders, or a snapshot
           // conflict: PostgreSQL aborted one, which runs again from the start.
-          if (attempt >= RETRIES || !RETRYABLE.has((err as { code?: string }).code ?? "")) throw err;
+          if (!RETRYABLE.has((err as { code?: string }).code ?? "")) throw err;
+          if (attempt >= RETRIES) throw asDatabaseUnavailable(err) ?? err;
         }
       }
     },
     // Outside a transaction a signal is sent at once (a release of a claim, say).
     signal: (s) => {
       sink.committed(new Set<Announcement>([s]));
-      client.unsafe(NOTIFY, [[s]] as Params, { prepare: true }).catch(() => undefined);
+      pool.client.unsafe(NOTIFY, [[s]] as Params, { prepare: true }).catch(() => undefined);
     },
   };
   return root;

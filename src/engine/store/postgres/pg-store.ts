@@ -1,5 +1,5 @@
-import postgres from "postgres";
-import { DdsError } from "../../../contract/errors.js";
+import { DdsError, errors } from "../../../contract/errors.js";
+import { asDatabaseUnavailable, reasonOf } from "../db-errors.js";
 import type { Signal } from "../sql.js";
 import type { Store } from "../store.js";
 import { redactUrl } from "../location.js";
@@ -8,54 +8,61 @@ import { pgLookups } from "./pg-lookups.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { appliedMigrations, migratePostgres } from "./pg-migrate.js";
 import { createNotifications } from "./pg-notifications.js";
+import { createPgPool, SESSION_SETTINGS, type PgPoolOptions } from "./pg-pool.js";
 import { pgRootSql } from "./pg-sql.js";
 import { pgMarkStale } from "./pg-stale.js";
 import { createAnalyzer } from "./pg-analyze.js";
 import { createPgWriteGroups } from "./pg-write-group.js";
+import { parsePgUrl } from "./pg-url.js";
+
+export type { StoreEvent } from "./pg-pool.js";
 
 /** Options of the PostgreSQL store. */
 export interface PostgresStoreOptions {
   /** Apply pending migrations on open (default true); otherwise refuse a database behind this ddsctl. */
   migrate?: boolean;
-  /** Connections in the pool (default: DDS_DB_POOL, else 10). */
+  /** Connections in the pool (default: the URL's pool_size, else DDS_DB_POOL, else 10). */
   poolSize?: number;
+  /** Told when the database becomes unreachable and when it is back. */
+  onEvent?: PgPoolOptions["onEvent"];
 }
 
-/** The connection pool every PostgreSQL store (and `ddsctl migrate`) uses. */
-export function createClient(url: string, poolSize?: number): postgres.Sql {
-  const max = poolSize ?? (Number(process.env.DDS_DB_POOL) || 10);
-  return postgres(url, {
-    max,
-    connect_timeout: 10,
-    idle_timeout: 60,
-    onnotice: () => undefined,
-    // Undefined parameters bind as NULL, as they do on SQLite.
-    transform: { undefined: null },
-    // int8 (counts, epoch milliseconds, versions) as JS numbers: all fit in 2^53.
-    types: { int8: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
-  });
+/** How long `ping` (readiness) waits for the database. */
+const PING_MS = 2000;
+
+/** The error of a database that cannot be opened: a 503 when it may come (serve waits for it), else as it is. */
+function openFailure(err: unknown, location: string): DdsError {
+  if (err instanceof DdsError) return err;
+  const unavailable = asDatabaseUnavailable(err);
+  if (unavailable) return errors.databaseUnavailable(`cannot open database ${location}: ${reasonOf(err)}`, unavailable.retryAfter);
+  return new DdsError("unavailable", `cannot open database ${location}: ${(err as Error).message}`);
 }
 
 /**
  * Opens the PostgreSQL store at `url`: a connection pool, the schema checked (and migrated,
  * unless told not to), the notification listener that lets several nodes act as one
- * service, and the connection that holds this node's Idempotency-Key marks.
+ * service, and the connection that holds this node's Idempotency-Key marks. A database
+ * that cannot be reached fails with `database_unavailable` (exit 6, HTTP 503).
  */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
   const location = redactUrl(url);
-  const client = createClient(url, options.poolSize);
+  const pool = createPgPool(url, location, { size: options.poolSize, onEvent: options.onEvent });
+  let notifications: ReturnType<typeof createNotifications> | undefined;
   try {
-    await migratePostgres(client, location, options.migrate ?? true);
+    await migratePostgres(pool.client, location, options.migrate ?? true);
+    notifications = createNotifications(parsePgUrl(url).driverUrl, { application_name: process.env.PGAPPNAME ?? "ddsctl", ...SESSION_SETTINGS });
+    await notifications.start();
   } catch (err) {
-    await client.end({ timeout: 1 }).catch(() => undefined);
-    if (err instanceof DdsError) throw err;
-    throw new DdsError("unavailable", `cannot open database ${location}: ${(err as Error).message}`);
+    await notifications?.close().catch(() => undefined);
+    await pool.end().catch(() => undefined);
+    throw openFailure(err, location);
   }
-  const notifications = createNotifications(url);
-  await notifications.start();
-  const groups = createPgWriteGroups(client, notifications, createAnalyzer(client));
-  const sql = pgRootSql(client, notifications, groups);
-  const keyLocks = createKeyLocks(client);
+  const listener = notifications;
+  const groups = createPgWriteGroups(pool, listener, createAnalyzer(pool));
+  const sql = pgRootSql(pool, listener, groups);
+  const keyLocks = createKeyLocks(pool);
+  // A database found unreachable: the listening connection may be silently dead too.
+  pool.onReset(() => listener.reset());
   return {
     kind: "postgres",
     sql,
@@ -63,25 +70,29 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     lookups: pgLookups,
     markStale: (db, ids) => pgMarkStale(db, ids, groups.marks),
     writeGroup: () => groups.open(sql.memo),
-    changeStamp: () => notifications.stamp(),
-    on: (signal: Signal, fn: () => void) => notifications.on(signal, fn),
+    changeStamp: () => listener.stamp(),
+    on: (signal: Signal, fn: () => void) => listener.on(signal, fn),
     lockKey: (workspace, key) => keyLocks.lock(workspace, key),
+    reachable: () => !pool.availability.down,
     async ping() {
-      // A stuck network must not hang a health check for the driver's whole connect timeout.
+      // A stuck network must not hang a readiness check for the driver's whole connect timeout.
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error("database did not answer within 2 s")), 2000);
+        timer = setTimeout(() => {
+          pool.availability.suspect();
+          reject(new Error(`database did not answer within ${PING_MS / 1000} s`));
+        }, PING_MS);
       });
       try {
-        await Promise.race([client.unsafe("SELECT 1"), timeout]);
+        await Promise.race([pool.use((client) => client.unsafe("SELECT 1")), timeout]);
       } finally {
         clearTimeout(timer);
       }
     },
     async close() {
       await keyLocks.close();
-      await notifications.close();
-      await client.end({ timeout: 5 });
+      await listener.close();
+      await pool.end();
     },
   };
 }
@@ -89,14 +100,13 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 /** The schema of a PostgreSQL database: its version, this ddsctl's latest, and (with `apply`) the migrations applied now. */
 export async function postgresSchema(url: string, apply: boolean): Promise<{ version: number; latest: number; applied: number }> {
   const location = redactUrl(url);
-  const client = createClient(url, 1);
+  const pool = createPgPool(url, location, { size: 1 });
   try {
-    const applied = apply ? await migratePostgres(client, location, true) : 0;
-    return { version: await appliedMigrations(client), latest: MIGRATIONS.length, applied };
+    const applied = apply ? await migratePostgres(pool.client, location, true) : 0;
+    return { version: await appliedMigrations(pool.client), latest: MIGRATIONS.length, applied };
   } catch (err) {
-    if (err instanceof DdsError) throw err;
-    throw new DdsError("unavailable", `cannot open database ${location}: ${(err as Error).message}`);
+    throw openFailure(err, location);
   } finally {
-    await client.end({ timeout: 1 }).catch(() => undefined);
+    await pool.end().catch(() => undefined);
   }
 }

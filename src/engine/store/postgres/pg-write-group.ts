@@ -1,8 +1,9 @@
 import type postgres from "postgres";
 import type { WriteGroup } from "../../../contract/service.js";
-import { DdsError } from "../../../contract/errors.js";
+import { errors } from "../../../contract/errors.js";
 import type { Sql } from "../sql.js";
 import type { StaleMarks } from "./pg-stale.js";
+import type { PgPool } from "./pg-pool.js";
 import { NOTIFY, PgTx, query, type Announcement, type CommitSink, type GroupSlot, type OpenGroup, type Params } from "./pg-sql.js";
 
 /** What a group does once it has committed (the store's upkeep after a bulk load). */
@@ -30,7 +31,7 @@ export interface PgWriteGroups extends GroupSlot {
  * savepoints, one after another. Row locks taken in a group (contexts being written) are
  * held until it commits: another node writing to the same contexts waits that long.
  */
-export function createPgWriteGroups(client: postgres.Sql, sink: CommitSink, afterCommit?: AfterCommit): PgWriteGroups {
+export function createPgWriteGroups(pool: PgPool, sink: CommitSink, afterCommit?: AfterCommit): PgWriteGroups {
   let current: PgGroup | undefined;
   return {
     get current() {
@@ -41,7 +42,7 @@ export function createPgWriteGroups(client: postgres.Sql, sink: CommitSink, afte
     },
     open(memo) {
       if (current) throw new Error("a write group is already open");
-      const group = new PgGroup(client, memo);
+      const group = new PgGroup(pool, memo);
       current = group;
       const close = async (how: "COMMIT" | "ROLLBACK") => {
         if (current === group) current = undefined;
@@ -81,11 +82,11 @@ class PgGroup implements OpenGroup, StaleMarks {
    */
   private lost: Error | undefined;
   private readonly guard = () => {
-    if (this.lost) throw new DdsError("unavailable", `the write group lost its database connection: ${this.lost.message}`);
+    if (this.lost) throw errors.databaseUnavailable(`the write group lost its database connection: ${this.lost.message}`);
   };
 
   constructor(
-    client: postgres.Sql,
+    pool: PgPool,
     private readonly memo: Map<string, unknown>,
   ) {
     const watch = (raw: RawConnection) => {
@@ -95,7 +96,7 @@ class PgGroup implements OpenGroup, StaleMarks {
       };
       return true;
     };
-    this.conn = client.reserve().then(async (c) => {
+    this.conn = pool.use((client) => client.reserve()).then(async (c) => {
       // `onexecute` is how the driver's own transactions learn of their connection's close.
       await c.unsafe("BEGIN", [], { onexecute: watch } as postgres.UnsafeQueryOptions);
       return c;
@@ -167,12 +168,12 @@ class PgGroup implements OpenGroup, StaleMarks {
     try {
       c = await this.conn;
     } catch (err) {
-      throw new DdsError("unavailable", `the write group could not start: ${(err as Error).message}`);
+      throw errors.databaseUnavailable(`the write group could not start: ${(err as Error).message}`);
     }
     try {
       if (how === "COMMIT" && this.broken) {
         if (!this.lost) await this.send(c, "ROLLBACK").catch(() => undefined);
-        throw new DdsError("unavailable", `the write group was rolled back; nothing of it was kept: ${(this.broken as Error).message}`);
+        throw errors.databaseUnavailable(`the write group was rolled back; nothing of it was kept: ${(this.broken as Error).message}`);
       }
       if (how === "ROLLBACK") {
         if (!this.lost) await this.send(c, "ROLLBACK");

@@ -1,0 +1,42 @@
+import { isDdsError } from "../../../contract/errors.js";
+import type { Store } from "../../../engine/store/store.js";
+import { retryDelayMs, type BackoffOptions } from "../../../engine/webhooks/webhook-backoff.js";
+
+/** Tries again after 0.2 s, doubling to 1.5-2.25 s (jittered), so the node serves within a few seconds of the database's arrival. */
+const AGAIN: BackoffOptions = { baseDelayMs: 200, maxDelayMs: 1500, jitter: 0.5, random: Math.random };
+/** While waiting, the reason is repeated this often even when it does not change. */
+const REMIND_MS = 30_000;
+
+/**
+ * Opens the database, waiting for it while it is unreachable (`database_unavailable`): a
+ * node started before its database (a whole stack coming up, a database restarting) says
+ * on stderr what it waits for and serves once it comes. Any other failure (a schema newer
+ * than this ddsctl, a wrong password) ends the wait at once. Resolves undefined when
+ * `stop` comes first (SIGINT, SIGTERM).
+ */
+export async function openWhenReachable(open: () => Promise<Store>, say: (line: string) => void, stop: Promise<unknown>): Promise<Store | undefined> {
+  let stopped = false;
+  void stop.then(() => (stopped = true));
+  let said = "";
+  let saidAt = 0;
+  for (let attempt = 1; !stopped; attempt++) {
+    try {
+      const store = await open();
+      if (said) say("the database is reachable: starting");
+      if (!stopped) return store;
+      await store.close();
+      return undefined;
+    } catch (err) {
+      if (!isDdsError(err) || err.code !== "database_unavailable") throw err;
+      if (err.message !== said || Date.now() - saidAt > REMIND_MS) {
+        say(`waiting for the database: ${err.message} (retrying; Ctrl-C to stop)`);
+        said = err.message;
+        saidAt = Date.now();
+      }
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([stop, new Promise((r) => (timer = setTimeout(r, retryDelayMs(attempt, AGAIN))))]);
+    clearTimeout(timer);
+  }
+  return undefined;
+}

@@ -1,0 +1,150 @@
+import postgres from "postgres";
+import { errors } from "../../../contract/errors.js";
+import { asDatabaseUnavailable, isConnectionLost, isReadOnlyServer } from "../db-errors.js";
+import { createAvailability, type Availability } from "./pg-availability.js";
+import { createPermits } from "./pg-permits.js";
+import { DEFAULT_POOL_SIZE, DEFAULT_POOL_TIMEOUT_S, parsePgUrl } from "./pg-url.js";
+
+/** What the store reports about its database (serve logs it). */
+export type StoreEvent = { event: "database_unreachable"; reason: string } | { event: "database_reachable"; downMs: number };
+
+/** Options of a node's pool. */
+export interface PgPoolOptions {
+  /** Connections (default: the URL's pool_size, else DDS_DB_POOL, else 10). */
+  size?: number;
+  /** Told when the database becomes unreachable and when it is back. */
+  onEvent?: (event: StoreEvent) => void;
+}
+
+/**
+ * The session settings every connection of ddsctl's starts with (a setting in the URL wins):
+ * a session idle inside a transaction for 10 s is ended by the server, so a node frozen
+ * mid-transaction (a long GC pause, SIGSTOP, a suspended VM) holds its row locks that long
+ * at most; its late COMMIT then fails. `application_name` shows ddsctl in pg_stat_activity.
+ */
+export const SESSION_SETTINGS: Record<string, string> = { idle_in_transaction_session_timeout: "10000" };
+
+/** A statement held longer than this makes the pool check that the database still answers. */
+const STALL_MS = 5000;
+
+/** Creates one driver client (a pool of `max` connections) with ddsctl's settings. */
+export function createClient(url: string, max: number, connection: Record<string, string>): postgres.Sql {
+  const { params } = parsePgUrl(url);
+  return postgres(url, {
+    max,
+    // The URL's connect_timeout (seconds, as libpq reads it) wins.
+    ...(params.has("connect_timeout") ? {} : { connect_timeout: 10 }),
+    idle_timeout: 60,
+    onnotice: () => undefined,
+    connection,
+    // Undefined parameters bind as NULL, as they do on SQLite.
+    transform: { undefined: null },
+    // int8 (counts, epoch milliseconds, versions) as JS numbers: all fit in 2^53.
+    types: { int8: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
+  });
+}
+
+/**
+ * A node's connections to PostgreSQL, and what it knows of the database's health:
+ * - `use` runs one top-level operation (a statement, or a transaction) on a slot of the
+ *   pool: refused at once (503) while the database is known down, after `pool_timeout`
+ *   when every slot stays busy; a connection lost meanwhile becomes a 503 too, and makes
+ *   the pool probe the database.
+ * - A probe that fails marks the database down and replaces the driver's client: every
+ *   connection is dropped, so none hangs on a cut network or stays on a server that was
+ *   demoted; new ones are made once the database is back (and, with several hosts, on the
+ *   one that takes writes).
+ * - A write refused by a read-only server is retried on a new client at once: the
+ *   connections were made before a failover.
+ */
+export function createPgPool(url: string, location: string, options: PgPoolOptions = {}) {
+  const settings = parsePgUrl(url);
+  const size = options.size ?? settings.poolSize ?? (Number(process.env.DDS_DB_POOL) || DEFAULT_POOL_SIZE);
+  const waitMs = settings.poolTimeoutMs ?? DEFAULT_POOL_TIMEOUT_S * 1000;
+  const connection: Record<string, string> = { application_name: process.env.PGAPPNAME ?? "ddsctl", ...SESSION_SETTINGS };
+  let client = createClient(settings.driverUrl, size, connection);
+  const permits = createPermits(size);
+  const resets = new Set<() => void>();
+
+  /** Drops every connection of the current client (their statements fail) and starts a new one. */
+  const reset = (from: postgres.Sql = client) => {
+    if (from !== client) return;
+    client = createClient(settings.driverUrl, size, connection);
+    void from.end({ timeout: 0 }).catch(() => undefined);
+    for (const fn of resets) fn();
+  };
+  const availability: Availability = createAvailability(settings.driverUrl, { application_name: connection.application_name }, {
+    onDown(reason) {
+      reset();
+      options.onEvent?.({ event: "database_unreachable", reason });
+    },
+    onUp(downMs) {
+      options.onEvent?.({ event: "database_reachable", downMs });
+    },
+  });
+  // A statement stuck on a connection (a cut network answers nothing) is noticed here.
+  const sweep = setInterval(() => {
+    if (permits.oldest() > STALL_MS) availability.suspect();
+  }, 1000);
+  sweep.unref();
+
+  /** The 503 for a failure of the database (and a probe when it may be gone), or undefined for any other error. */
+  const fail = (err: unknown, from?: postgres.Sql) => {
+    if (isReadOnlyServer(err)) reset(from);
+    if (isConnectionLost(err)) availability.suspect();
+    return availability.down ? downError() : asDatabaseUnavailable(err, `the database ${location}`);
+  };
+  const downError = () => {
+    const seconds = Math.round((Date.now() - availability.since) / 1000);
+    return errors.databaseUnavailable(`the database ${location} is unreachable (${availability.reason}) for ${seconds} s; retry shortly`, 2);
+  };
+
+  return {
+    size,
+    get client() {
+      return client;
+    },
+    availability,
+    fail,
+    /** Runs one top-level operation on the current client (see above). */
+    async use<T>(fn: (client: postgres.Sql) => Promise<T>): Promise<T> {
+      if (availability.down) throw downError();
+      const permit = await permits.acquire(waitMs);
+      if (!permit) {
+        availability.suspect();
+        throw errors.databaseUnavailable(`all ${size} connections of this node to ${location} stayed busy for ${waitMs / 1000} s; retry shortly`, 1);
+      }
+      try {
+        for (let attempt = 1; ; attempt++) {
+          const from = client;
+          try {
+            return await fn(from);
+          } catch (err) {
+            // Nothing commits on a read-only server: the whole operation runs again on new connections.
+            if (isReadOnlyServer(err) && attempt < 3) {
+              reset(from);
+              continue;
+            }
+            throw fail(err, from) ?? err;
+          }
+        }
+      } finally {
+        permit.release();
+      }
+    },
+    /** A client of one connection with the pool's settings, outside its slots (the node's key marks). */
+    single: () => createClient(settings.driverUrl, 1, connection),
+    /** Calls `fn` after each reset: whoever holds a connection of the old client lets it go. */
+    onReset(fn: () => void): void {
+      resets.add(fn);
+    },
+    async end(): Promise<void> {
+      clearInterval(sweep);
+      availability.close();
+      await client.end({ timeout: 5 });
+    },
+  };
+}
+
+/** A node's pool. */
+export type PgPool = ReturnType<typeof createPgPool>;
