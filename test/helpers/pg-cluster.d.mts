@@ -8,13 +8,13 @@ export interface PgCluster {
   /** A statement as the superuser on the `postgres` database (reconnects after a halt). */
   query(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   /** `pg_ctl stop -m <mode>` (default fast), keeping the files: `resume` starts it again. */
-  halt(mode?: "smart" | "fast" | "immediate"): void;
+  halt(mode?: "smart" | "fast" | "immediate"): Promise<void>;
   /** `pg_ctl start` after a halt. */
-  resume(): void;
+  resume(): Promise<void>;
   /** `pg_ctl restart -m <mode>` (default fast). */
-  restart(mode?: "smart" | "fast" | "immediate"): void;
-  /** `pg_ctl promote`: a standby becomes a primary. */
-  promote(): void;
+  restart(mode?: "smart" | "fast" | "immediate"): Promise<void>;
+  /** `pg_ctl promote` (waits until it takes writes): a standby becomes a primary. */
+  promote(): Promise<void>;
   /** A streaming standby of this server (`pg_basebackup -R`), started on a port of its own. */
   startReplica(): Promise<PgCluster>;
   /** The server's log so far. */

@@ -1,7 +1,7 @@
 // A throwaway PostgreSQL server for tests and benchmarks, from the machine's own binaries
 // (plain JS so `npm run bench`, which runs on dist/, uses the same code; types in
 // pg-cluster.d.mts).
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -76,6 +76,16 @@ async function server({ extra, init }) {
       throw new Error(`PostgreSQL ${tool} failed: ${err.stderr || err.stdout || err.message}\n${serverLog}`);
     }
   };
+  // The same, without blocking this process: the fault tests keep their load running meanwhile.
+  const runAsync = (tool, args) =>
+    new Promise((resolve, reject) => {
+      const [cmd, argv] = user ? ["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]] : [join(bin, tool), args];
+      execFile(cmd, argv, { encoding: "utf8" }, (err, stdout, stderr) => {
+        if (!err) return resolve();
+        const serverLog = existsSync(log) ? readFileSync(log, "utf8").slice(-2000) : "";
+        reject(new Error(`PostgreSQL ${tool} failed: ${stderr || stdout || err.message}\n${serverLog}`));
+      });
+    });
   const port = await freePort();
   init(run, data);
   const settings = [`-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`, ...extra.map((s) => `-c ${s}`)].join(" ");
@@ -107,10 +117,10 @@ async function server({ extra, init }) {
       return `postgres://dds@127.0.0.1:${port}/${name}`;
     },
     query: (text, params = []) => admin.unsafe(text, params),
-    halt: (mode = "fast") => pgCtl("-m", mode, "-w", "-t", "60", "stop"),
-    resume: () => start(),
-    restart: (mode = "fast") => pgCtl("-o", settings, "-l", log, "-m", mode, "-w", "-t", "60", "restart"),
-    promote: () => pgCtl("-w", "-t", "60", "promote"),
+    halt: (mode = "fast") => runAsync("pg_ctl", ["-D", data, "-m", mode, "-w", "-t", "60", "stop"]),
+    resume: () => runAsync("pg_ctl", ["-D", data, "-o", settings, "-l", log, "-w", "-t", "60", "start"]),
+    restart: (mode = "fast") => runAsync("pg_ctl", ["-D", data, "-o", settings, "-l", log, "-m", mode, "-w", "-t", "60", "restart"]),
+    promote: () => runAsync("pg_ctl", ["-D", data, "-w", "-t", "60", "promote"]),
     async startReplica() {
       return server({
         extra,

@@ -48,6 +48,12 @@ describe.each(["esm", "cjs"] as const)("the postgres driver (%s) when a backend 
   });
 });
 
+describe("the postgres driver when a pool is ended at once", () => {
+  it("leaves no unhandled rejection behind, whatever its connections were doing", async () => {
+    expect(await scenario("esm", "ended-while-connecting")).toEqual({ unhandled: "0", pool: "ok" });
+  });
+});
+
 describe("the postgres driver with several hosts", () => {
   it("fails a query once every host has refused, without spinning", async () => {
     const [a, b] = [await freePort(), await freePort()];

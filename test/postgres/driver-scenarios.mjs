@@ -61,6 +61,22 @@ if (scenario === "reserved") {
   steps.queued = outcomes.includes("hang") ? "hang" : "settled";
   steps.after = await settle(reserved`SELECT 1`);
   steps.pool = await settle(sql`SELECT 2`);
+} else if (scenario === "ended-while-connecting") {
+  // A pool ended at once (ddsctl drops its pool when the database is found unreachable)
+  // while its connections still start up: no promise of the driver's may go unhandled.
+  let unhandled = 0;
+  process.on("unhandledRejection", () => unhandled++);
+  // Ended after 0 to 20 ms: one of those lands while a connection looks up its types.
+  for (let i = 0; i < 80; i++) {
+    const pool = postgres(url, { ...options, max: 2 });
+    const queries = [pool`SELECT 1`, pool`SELECT 2`].map((q) => q.catch(() => undefined));
+    await new Promise((resolve) => setTimeout(resolve, i * 0.25));
+    await pool.end({ timeout: 0 });
+    await Promise.all(queries);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  steps.unhandled = String(unhandled);
+  steps.pool = await settle(sql`SELECT 1`);
 } else if (scenario === "hosts-down") {
   // Every host of a multi-host URL refuses: the query must fail, not retry forever.
   const down = postgres(url, { ...options, max: 1 });

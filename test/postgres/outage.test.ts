@@ -55,7 +55,7 @@ describe("a node whose database goes away", () => {
     const n = await node(url);
     const batch = { items: caseItems(models, contextIds[0], 50, 1).map((item, i) => ({ ...item, sourceId: `s-${i}` })) };
     expect((await call(n.origin, token, "GET", "/v1/contexts?limit=1")).status).toBe(200);
-    cluster.halt();
+    await cluster.halt();
     try {
       // The first requests find out, the later ones are refused at once: all alike.
       for (let i = 0; i < 3; i++) {
@@ -68,7 +68,7 @@ describe("a node whose database goes away", () => {
       const health = await fetch(`${n.origin}/healthz`);
       expect([health.status, await health.json()]).toEqual([200, { status: "ok", database: "unreachable" }]);
     } finally {
-      cluster.resume();
+      await cluster.resume();
     }
     await until(async () => (await call(n.origin, token, "GET", "/v1/contexts?limit=1")).status === 200, "the node to serve again");
     expect((await fetch(`${n.origin}/readyz`)).status).toBe(200);
@@ -86,7 +86,7 @@ describe("a node whose database goes away", () => {
   it("a `serve` started before its database waits for it, says so on stderr, and serves once it comes", async () => {
     const url = await cluster.createDatabase();
     const token = await tokenFor(url, "read");
-    cluster.halt();
+    await cluster.halt();
     let stderr = "";
     const child = execa("node", [BIN, "serve", "--port", "0", "--database", url], { reject: false, env: { NO_COLOR: "1", DDS_SECRET_KEY: SHARED_SECRET_KEY } });
     child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -94,7 +94,7 @@ describe("a node whose database goes away", () => {
       await until(() => stderr.includes("waiting for the database"), "serve to say it waits");
       expect(stderr).toMatch(/waiting for the database: cannot open database postgres:\/\/dds@127\.0\.0\.1:\d+\/\S+: .*ECONNREFUSED/);
       expect(stderr).not.toContain("listening on");
-      cluster.resume();
+      await cluster.resume();
       const origin = await until(() => /listening on (http:\/\/\S+?)\/v1/.exec(stderr)?.[1], "serve to listen");
       expect((await call(origin, token, "GET", "/v1/contexts?limit=1")).status).toBe(200);
     } finally {

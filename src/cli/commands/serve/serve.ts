@@ -5,7 +5,7 @@ import { loadServer } from "../../load-external.js";
 import { Output } from "../../output.js";
 import { describeTarget } from "../../target.js";
 import { durationFlag } from "../../common/duration-flag.js";
-import { openWhenReachable } from "./wait-for-database.js";
+import { openWhenReachable, strayDatabaseErrors } from "./wait-for-database.js";
 
 function parsePort(value: string): number {
   const n = Number(value);
@@ -86,14 +86,17 @@ export default defineCommand({
     const { openDatabase } = await import("../../../engine/store/db.js");
     const log = (line: string) => always.info(line);
     const signals = shutdownSignal(out, ctx.io);
+    const stray = strayDatabaseErrors(log);
     // The outage of a database and its end, one line each (requests meanwhile answer 503).
     const onEvent = (e: object) => log(JSON.stringify({ time: new Date().toISOString(), ...e }));
     const store = await openWhenReachable(() => openDatabase(target.db, { migrate: flags.migrate, poolSize, onEvent }), log, signals.received).catch((err: unknown) => {
       signals.dispose();
+      stray.dispose();
       throw err;
     });
     if (!store) {
       signals.dispose();
+      stray.dispose();
       out.info("stopped");
       return;
     }
@@ -108,6 +111,7 @@ export default defineCommand({
     } finally {
       signals.dispose();
       await store.close();
+      stray.dispose();
     }
   },
 });

@@ -1,4 +1,5 @@
 import { isDdsError } from "../../../contract/errors.js";
+import { asDatabaseUnavailable } from "../../../engine/store/db.js";
 import type { Store } from "../../../engine/store/store.js";
 import { retryDelayMs, type BackoffOptions } from "../../../engine/webhooks/webhook-backoff.js";
 
@@ -39,4 +40,19 @@ export async function openWhenReachable(open: () => Promise<Store>, say: (line: 
     clearTimeout(timer);
   }
   return undefined;
+}
+
+/**
+ * A last guard for a server: a promise rejected by a lost database connection that nobody
+ * awaited any more (a statement of a connection dropped with its pool) is logged, not
+ * allowed to end the process as Node does by default. Any other unhandled rejection is a
+ * bug and still ends it.
+ */
+export function strayDatabaseErrors(log: (line: string) => void): { dispose(): void } {
+  const onRejection = (reason: unknown) => {
+    if (!asDatabaseUnavailable(reason)) throw reason;
+    log(JSON.stringify({ time: new Date().toISOString(), event: "database_error_unhandled", error: reason instanceof Error ? reason.message : String(reason) }));
+  };
+  process.on("unhandledRejection", onRejection);
+  return { dispose: () => void process.off("unhandledRejection", onRejection) };
 }
