@@ -112,9 +112,31 @@ export function servicePaths(): Record<string, unknown> {
       get: {
         operationId: "health",
         tags: ["service"],
-        summary: "liveness: answers 200 while the server runs (no token)",
+        summary: "liveness: answers 200 while the server runs, whatever its database does (no token)",
         security: [],
-        responses: { 200: ok("running", { type: "object", properties: { status: { const: "ok" } }, required: ["status"] }) },
+        responses: {
+          200: ok("running; `database` is what the node knows of its database without asking it", {
+            type: "object",
+            properties: { status: { const: "ok" }, database: { enum: ["reachable", "unreachable"] } },
+            required: ["status"],
+          }),
+        },
+      },
+    },
+    "/readyz": {
+      get: {
+        operationId: "ready",
+        tags: ["service"],
+        summary: "readiness: 200 while the database answers (within 2 s), 503 when it does not or the server is stopping (no token)",
+        security: [],
+        responses: {
+          200: ok("ready", { type: "object", properties: { status: { const: "ready" } }, required: ["status"] }),
+          503: ok("not ready: the database did not answer, or the server is draining", {
+            type: "object",
+            properties: { status: { enum: ["unavailable", "draining"] }, database: { const: "unreachable" } },
+            required: ["status"],
+          }),
+        },
       },
     },
     "/v1/openapi.json": {

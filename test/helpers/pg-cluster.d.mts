@@ -23,8 +23,15 @@ export interface PgCluster {
   stop(): Promise<void>;
 }
 
-/** Starts a throwaway PostgreSQL server from the machine's binaries (see pg-cluster.mjs); `settings` are extra `name=value` server settings. */
-export function startPostgres(options?: { settings?: string[] }): Promise<PgCluster>;
+/**
+ * Starts a throwaway PostgreSQL server from the machine's binaries (see pg-cluster.mjs);
+ * `settings` are extra `name=value` server settings, `superuser` the role initdb makes
+ * (default `dds`; trust authentication for every role).
+ */
+export function startPostgres(options?: { settings?: string[]; superuser?: string }): Promise<PgCluster>;
+
+/** Where the machine's PostgreSQL server binaries are. */
+export function binDir(): string;
 
 /** A TCP port of 127.0.0.1 free right now. */
 export function freePort(): Promise<number>;

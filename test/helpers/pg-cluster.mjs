@@ -9,7 +9,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 
 /** Where the machine's PostgreSQL 15 binaries are (DDS_PG_BIN overrides). */
-function binDir() {
+export function binDir() {
   const candidates = [process.env.DDS_PG_BIN, "/usr/lib/postgresql/15/bin"].filter(Boolean);
   try {
     candidates.push(execFileSync("pg_config", ["--bindir"], { encoding: "utf8" }).trim());
@@ -55,12 +55,12 @@ function serverUser() {
  * The fault tests also stop it and start it again (`halt`, `resume`, `restart`), and add a
  * streaming standby (`startReplica`, made with `pg_basebackup -R`) that they promote.
  */
-export async function startPostgres({ settings: extra = [] } = {}) {
-  return server({ extra, init: (run, data) => run("initdb", ["-D", data, "-U", "dds", "--auth=trust", "-E", "UTF8", "--locale=C", "-N"]) });
+export async function startPostgres({ settings: extra = [], superuser = "dds" } = {}) {
+  return server({ extra, superuser, init: (run, data) => run("initdb", ["-D", data, "-U", superuser, "--auth=trust", "-E", "UTF8", "--locale=C", "-N"]) });
 }
 
 /** A server in a folder of its own: `init` fills its data folder (initdb, or a base backup). */
-async function server({ extra, init }) {
+async function server({ extra, superuser, init }) {
   const bin = binDir();
   const user = serverUser();
   const dir = mkdtempSync(join(tmpdir(), "ddsctl-pg-"));
@@ -106,15 +106,15 @@ async function server({ extra, init }) {
   };
   // A process that dies must not leave a server behind.
   process.once("exit", stopNow);
-  const admin = postgres(`postgres://dds@127.0.0.1:${port}/postgres`, { max: 1, onnotice: () => undefined });
+  const admin = postgres(`postgres://${superuser}@127.0.0.1:${port}/postgres`, { max: 1, onnotice: () => undefined });
   let n = 0;
   return {
     port,
-    url: (database) => `postgres://dds@127.0.0.1:${port}/${database}`,
+    url: (database) => `postgres://${superuser}@127.0.0.1:${port}/${database}`,
     async createDatabase() {
       const name = `t${process.pid}_${++n}_${Math.random().toString(36).slice(2, 8)}`;
       await admin.unsafe(`CREATE DATABASE ${name}`);
-      return `postgres://dds@127.0.0.1:${port}/${name}`;
+      return `postgres://${superuser}@127.0.0.1:${port}/${name}`;
     },
     query: (text, params = []) => admin.unsafe(text, params),
     halt: (mode = "fast") => runAsync("pg_ctl", ["-D", data, "-m", mode, "-w", "-t", "60", "stop"]),
@@ -124,7 +124,8 @@ async function server({ extra, init }) {
     async startReplica() {
       return server({
         extra,
-        init: (runAs, replicaData) => runAs("pg_basebackup", ["-h", "127.0.0.1", "-p", String(port), "-U", "dds", "-D", replicaData, "-R", "-X", "stream", "-c", "fast"]),
+        superuser,
+        init: (runAs, replicaData) => runAs("pg_basebackup", ["-h", "127.0.0.1", "-p", String(port), "-U", superuser, "-D", replicaData, "-R", "-X", "stream", "-c", "fast"]),
       });
     },
     log: () => (existsSync(log) ? readFileSync(log, "utf8") : ""),

@@ -1,4 +1,5 @@
 import { execa } from "execa";
+import { connect, createServer, type Socket } from "node:net";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN } from "../helpers/cli.js";
@@ -228,6 +229,63 @@ describe("a node whose server turns read-only", () => {
       await until(async () => (await call(n.origin, token, "POST", "/v1/contexts", { name: "during" }, "ro-2")).status === 201, "writes to be taken again");
     } finally {
       await own.stop();
+    }
+  });
+});
+
+/**
+ * A TCP proxy in front of PostgreSQL whose network can be cut: `cut` stops every byte both
+ * ways (nothing is closed, as when a link or a host goes silent), `mend` lets them through.
+ */
+async function cuttableProxy(target: number) {
+  let cut = false;
+  const connections: (() => void)[] = [];
+  const server = createServer((client) => {
+    const upstream = connect(target, "127.0.0.1");
+    const pipe = (from: Socket, to: Socket) =>
+      from.on("data", (chunk) => {
+        if (!cut) to.write(chunk);
+        // Held, not forwarded: after mending, a connection from before the cut is still mute.
+      });
+    pipe(client, upstream);
+    pipe(upstream, client);
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("error", close).on("close", close);
+    upstream.on("error", close).on("close", close);
+    connections.push(close);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    port: (server.address() as { port: number }).port,
+    cut: () => void (cut = true),
+    mend: () => void (cut = false),
+    close: () => {
+      for (const close of connections) close();
+      server.close();
+    },
+  };
+}
+
+describe("a node whose network to the database is cut", () => {
+  it("does not hang: what is stuck is answered 503 once a probe finds the database gone, then it serves again when the network is back", async () => {
+    const url = await cluster.createDatabase();
+    const token = await tokenFor(url, "read");
+    const proxy = await cuttableProxy(cluster.port);
+    try {
+      const n = await node(url.replace(`127.0.0.1:${cluster.port}`, `127.0.0.1:${proxy.port}`));
+      expect((await call(n.origin, token, "GET", "/v1/contexts?limit=1")).status).toBe(200);
+      proxy.cut();
+      // The statement waits on a silent connection until the node notices (a statement
+      // stuck for 5 s starts a probe, which fails) and drops its connections: a 503.
+      expect(await call(n.origin, token, "GET", "/v1/contexts?limit=1")).toEqual(unavailable);
+      expect(await call(n.origin, token, "GET", "/v1/contexts?limit=2")).toEqual(unavailable);
+      proxy.mend();
+      await until(async () => (await call(n.origin, token, "GET", "/v1/contexts?limit=1")).status === 200, "the node to serve again");
+    } finally {
+      proxy.close();
     }
   });
 });

@@ -1,0 +1,156 @@
+import { execa } from "execa";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { binDir, freePort, startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
+
+/**
+ * docs/deployment.md, run as written: every ```sh block of the page, in page order, line by
+ * line in bash, against a throwaway PostgreSQL 15 (and a streaming standby for the failover
+ * section), so the page cannot drift from what works. What the test supplies:
+ *
+ * - the variables the page asks the operator to set (PGHOST, PGPORT, PGUSER, PORT,
+ *   STANDBY_HOST, STANDBY_PORT), pointing at the throwaway servers and a free port;
+ * - `ddsctl` on the PATH (this checkout), PostgreSQL's client programs, and a working folder
+ *   holding `models/` (the mortgage fixtures) and `evidence.ndjson`, the operator's files.
+ *
+ * A line that starts `ddsctl serve` runs in the background (it runs until stopped), and the
+ * next line waits until that node is ready; a later `ddsctl serve` line replaces it.
+ *
+ * Markers, an HTML comment on the line before a block (any other is an error):
+ * - `<!-- deployment-test: yours -->`: the block sets the operator's variables; it is not
+ *   run, and may set only variables this test supplies.
+ * - `<!-- deployment-test: failover -->`: before the block runs, the primary is stopped and
+ *   the standby promoted.
+ * - `<!-- deployment-test: skip -->`: the block is not run (say why in the page).
+ */
+const ROOT = resolve(import.meta.dirname, "../..");
+const PAGE = join(ROOT, "docs", "deployment.md");
+const SUPPLIED = ["PGHOST", "PGPORT", "PGUSER", "PORT", "STANDBY_HOST", "STANDBY_PORT"];
+const MARKERS = new Set(["yours", "failover", "skip"]);
+
+interface Block {
+  marker?: string;
+  lines: string[];
+  /** Line number in the page of the block's first line. */
+  at: number;
+}
+
+/** The ```sh blocks of a Markdown page, with the marker before each (continuation lines joined). */
+function shellBlocks(markdown: string): Block[] {
+  const lines = markdown.split("\n");
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trim() !== "```sh") continue;
+    const marker = /^<!-- deployment-test: (\S+) -->$/.exec(lines[i - 1]?.trim() ?? "")?.[1];
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && lines[j].trim() !== "```"; j++) body.push(lines[j]);
+    const joined = body.join("\n").replace(/\\\n\s*/g, "");
+    blocks.push({ marker, lines: joined.split("\n").filter((l) => l.trim() !== "" && !l.trim().startsWith("#")), at: i + 2 });
+    i = j;
+  }
+  return blocks;
+}
+
+/** bash that runs `lines` one by one, each echoed first; `ddsctl serve` goes to the background and is waited for. */
+function script(lines: string[], envFile: string): string {
+  const out = [
+    "set -euo pipefail",
+    `[ -f ${envFile} ] && source ${envFile}`,
+    // A node already started by an earlier line gives way to the new one.
+    'stop_node() { if [ -f serve.pid ]; then kill -TERM "$(cat serve.pid)" 2>/dev/null || true; while kill -0 "$(cat serve.pid)" 2>/dev/null; do sleep 0.1; done; rm -f serve.pid; fi; }',
+    'node_ready() { for _ in $(seq 600); do curl -fsS -o /dev/null "http://localhost:$PORT/readyz" && return 0; kill -0 "$(cat serve.pid)" 2>/dev/null || { cat serve.log >&2; return 1; }; sleep 0.1; done; cat serve.log >&2; return 1; }',
+  ];
+  for (const line of lines) {
+    out.push(`printf '%s\\n' '${`$ ${line}`.replace(/'/g, "'\\''")}' >&2`);
+    if (/^\s*ddsctl serve\b/.test(line)) out.push("stop_node", `${line} > serve.log 2>&1 &`, "echo $! > serve.pid", "node_ready");
+    else out.push(line);
+  }
+  out.push(`export -p > ${envFile}`);
+  return out.join("\n");
+}
+
+let primary: PgCluster;
+let standby: PgCluster;
+let dir: string;
+beforeAll(async () => {
+  primary = await startPostgres({ superuser: "postgres" });
+  standby = await primary.startReplica();
+  dir = mkdtempSync(join(tmpdir(), "ddsctl-deployment-"));
+  mkdirSync(join(dir, "bin"));
+  symlinkSync(join(ROOT, "bin", "ddsctl"), join(dir, "bin", "ddsctl"));
+  cpSync(join(ROOT, "fixtures", "mortgage", "models"), join(dir, "models"), { recursive: true });
+  const line = (ref: string, amount: number) =>
+    JSON.stringify({ contextRef: ref, modelName: "Loan", sourceId: "application", sourceType: "document", data: { amount, termMonths: 360, purpose: "purchase", applicationDate: "2026-11-01" } });
+  writeFileSync(join(dir, "evidence.ndjson"), `${line("case-1", 250_000)}\n${line("case-2", 410_000)}\n`);
+}, 120_000);
+afterAll(async () => {
+  const pid = existsSync(join(dir, "serve.pid")) ? Number(readFileSync(join(dir, "serve.pid"), "utf8")) : undefined;
+  if (pid) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already stopped.
+    }
+  }
+  await standby?.stop();
+  await primary?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("docs/deployment.md", () => {
+  const blocks = shellBlocks(readFileSync(PAGE, "utf8"));
+
+  it("has shell blocks for every section the operator follows, and only markers this test knows", () => {
+    const text = readFileSync(PAGE, "utf8");
+    for (const section of ["Setting up PostgreSQL", "Two nodes behind a load balancer", "Health and readiness", "Pool sizing", "When the database goes away", "Failover", "Logs and metrics"]) {
+      expect(text).toContain(`## ${section}`);
+    }
+    expect(blocks.filter((b) => b.marker && !MARKERS.has(b.marker))).toEqual([]);
+    expect(blocks.filter((b) => b.marker === "failover")).toHaveLength(1);
+    for (const b of blocks.filter((x) => x.marker === "yours")) {
+      const set = b.lines.flatMap((l) => [...l.matchAll(/(?:^|\s)([A-Z_]+)=/g)].map((m) => m[1]));
+      expect(set.filter((name) => !SUPPLIED.includes(name)), `line ${b.at}`).toEqual([]);
+    }
+  });
+
+  it("runs line by line against a throwaway PostgreSQL 15 with a standby, as written", async () => {
+    const port = await freePort();
+    const env: Record<string, string> = {
+      PATH: `${join(dir, "bin")}:${binDir()}:${process.env.PATH ?? ""}`,
+      HOME: dir,
+      XDG_CONFIG_HOME: join(dir, "config"),
+      NO_COLOR: "1",
+      PGHOST: "127.0.0.1",
+      PGPORT: String(primary.port),
+      PGUSER: "postgres",
+      PORT: String(port),
+      STANDBY_HOST: "127.0.0.1",
+      STANDBY_PORT: String(standby.port),
+    };
+    let stdout = "";
+    for (const block of blocks) {
+      if (block.marker === "yours" || block.marker === "skip") continue;
+      if (block.marker === "failover") {
+        await primary.halt("fast");
+        await standby.promote();
+      }
+      const r = await execa("bash", ["-c", script(block.lines, join(dir, "env.sh"))], { cwd: dir, env, extendEnv: false, reject: false });
+      expect(r.exitCode, `the block at docs/deployment.md:${block.at} failed:\n${r.stderr}`).toBe(0);
+      expect(r.stderr, `docs/deployment.md:${block.at}`).not.toMatch(/^error:/m);
+      stdout += r.stdout;
+    }
+    // What the page says the checks answer.
+    expect(stdout).toContain('{"status":"ok","database":"reachable"}');
+    expect(stdout).toContain('{"status":"ready"}');
+    // The last line of the page: the promoted standby answers, and is no standby any more.
+    expect(stdout.trimEnd().slice(-1)).toBe("f");
+    // The node replaced and stopped last exits cleanly.
+    const pid = Number(readFileSync(join(dir, "serve.pid"), "utf8"));
+    process.kill(pid, "SIGTERM");
+    await execa("bash", ["-c", `while kill -0 ${pid} 2>/dev/null; do sleep 0.1; done`]);
+    expect(readFileSync(join(dir, "serve.log"), "utf8")).toContain("stopped");
+  }, 180_000);
+});
