@@ -1,3 +1,5 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
@@ -37,6 +39,11 @@ const nodes: ServeProcess[] = [];
 const exits: string[] = [];
 const acknowledged: Batch[] = [];
 let made = 0;
+/** A webhook receiver: the dispatchers must deliver through every fault too. */
+let receiver: Server;
+const deliveries: number[] = [];
+/** When the last fault was over (performance.now()). */
+let afterFaults = 0;
 
 beforeAll(async () => {
   primary = await startPostgres();
@@ -47,12 +54,26 @@ beforeAll(async () => {
   url = `postgres://dds@127.0.0.1:${primary.port},127.0.0.1:${standby.port}/${name}?target_session_attrs=read-write`;
   ({ models, contextIds } = await seedContexts(url, Array.from({ length: CONTEXTS }, (_, i) => `fault-${i}`)));
   token = await tokenFor(url, "write");
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      deliveries.push(performance.now());
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
   for (let i = 0; i < 2; i++) {
     const node = await spawnServe(url, ["--lease", `${LEASE_S}s`]);
     void node.child.then((r) => exits.push(`node ${i} exited (${r.exitCode ?? r.signal}): ${node.stderr().slice(-500)}`));
     nodes.push(node);
   }
   db = inspect(url);
+  const hook = await fetch(`${nodes[0].origin}/v1/webhooks`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${await tokenFor(url, "admin")}`, "content-type": "application/json" },
+    body: JSON.stringify({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ["context.resolved"] }),
+  });
+  expect(hook.status).toBe(201);
 }, 120_000);
 afterAll(async () => {
   for (const n of nodes) {
@@ -61,6 +82,8 @@ afterAll(async () => {
   }
   await Promise.all(nodes.map((n) => n.child));
   await db?.end();
+  receiver?.closeAllConnections();
+  await new Promise((r) => receiver?.close(r));
   await standby?.stop();
   await primary?.stop();
 });
@@ -233,6 +256,7 @@ describe("two serve nodes through the faults of their PostgreSQL", { timeout: 24
     });
     expectOnly503(report.seen, report.window);
     expectHealthy(report);
+    afterFaults = performance.now();
     const [where] = await db.unsafe("SELECT inet_server_port() AS port, pg_is_in_recovery() AS standby");
     expect({ port: Number(where.port), standby: where.standby }).toEqual({ port: standby.port, standby: false });
   });
@@ -255,6 +279,13 @@ describe("two serve nodes through the faults of their PostgreSQL", { timeout: 24
       await until(allResolved(db), "every context to be resolved again", 120_000);
       expect(await resolvedState(store.sql)).toEqual(before);
     });
+    // The webhook dispatchers delivered through it all (and after the failover): nothing left pending or failed.
+    await until(async () => (await db.unsafe("SELECT 1 FROM webhook_deliveries WHERE status != 'delivered' LIMIT 1")).length === 0, "every delivery to be made", 120_000);
+    const [outbox] = await db.unsafe("SELECT COUNT(*)::int AS n FROM webhook_deliveries");
+    expect(outbox.n).toBeGreaterThan(0);
+    expect(deliveries.length).toBeGreaterThanOrEqual(outbox.n);
+    expect(deliveries.some((t) => t >= afterFaults)).toBe(true);
+    console.log(`[fault] webhook deliveries: ${outbox.n} events, ${deliveries.length} POSTs received (at least once)`);
     expect(exits).toEqual([]);
     // Nothing was left to the last guard of serve (a rejection nobody handled).
     for (const n of nodes) expect(n.stderr()).not.toContain("database_error_unhandled");
