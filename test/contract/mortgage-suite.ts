@@ -234,7 +234,9 @@ export function mortgageSuite(name: string, open: () => Promise<DdsService>): vo
     it("rule changes bump the version and mark evaluations stale until recomputed", async () => {
       const rule = await s.updateRule(ruleIds.ltv, { expression: { "<=": [{ var: "Loan.ltv" }, 0.7] } });
       expect(rule.version).toBe(2);
-      expect((await s.getContext(contextId)).freshness).toBe("stale");
+      // Not resolved any more; a server's worker may already have claimed it (computing)
+      // when the machine is slow enough that the read comes after its settling time.
+      expect(["stale", "computing"]).toContain((await s.getContext(contextId)).freshness);
       await s.runPipeline({ contextIds: [contextId] });
       const ev = await s.getContextEvaluation(contextId, ruleIds.ltv);
       expect(ev).toMatchObject({ ruleVersion: 2, outcome: false, freshness: "resolved" });
