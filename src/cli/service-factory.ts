@@ -1,5 +1,6 @@
 import { errors } from "../contract/errors.js";
 import type { DdsService } from "../contract/service.js";
+import type { OnMigrationProgress } from "../engine/store/migration-progress.js";
 import type { Target } from "./target.js";
 
 /**
@@ -7,11 +8,11 @@ import type { Target } from "./target.js";
  * locally or remotely; the engine and the HTTP client are imported lazily so `--help` and
  * `--version` stay fast.
  */
-export async function openService(target: Target): Promise<DdsService> {
+export async function openService(target: Target, onMigrationProgress?: OnMigrationProgress): Promise<DdsService> {
   if (target.mode === "local") {
     const { openLocalEngine } = await import("../engine/local-engine.js");
     // The CLI is the database's only user in this process: a drain commits its passes together.
-    return openLocalEngine({ db: target.db, workspace: target.workspace, pipeline: { groupPasses: true } });
+    return openLocalEngine({ db: target.db, workspace: target.workspace, pipeline: { groupPasses: true }, onMigrationProgress });
   }
   if (!target.token) {
     throw errors.usage(

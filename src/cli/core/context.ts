@@ -4,6 +4,7 @@ import { DdsError } from "../../contract/errors.js";
 import type { DdsService } from "../../contract/service.js";
 import type { Output } from "../output.js";
 import { openService } from "../service-factory.js";
+import { migrationProgress } from "../common/migration-progress.js";
 import { describeTarget, resolveTarget, type Target } from "../target.js";
 import type { ArgDefs, ArgsOf } from "./args.js";
 import type { CommandContext, CommandDefinition, GlobalFlags } from "./define-command.js";
@@ -59,7 +60,7 @@ export function createContext(def: CommandDefinition, values: ArgsOf<ArgDefs>, i
       if (!state.service) {
         const t = ctx.target();
         const opened = targetToOpen(def, readOnly, t);
-        state.service = await openService(opened);
+        state.service = await openService(opened, migrationProgress(out));
         out.info(out.c.dim(opened === t ? describeTarget(t) : `${describeTarget(t)} (no such file yet: a dry run against an empty database)`));
       }
       return state.service;

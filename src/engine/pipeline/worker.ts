@@ -53,20 +53,14 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
     const heartbeat = setInterval(() => void repo.extend(claim, leaseMs).catch(() => undefined), Math.max(1, Math.floor(leaseMs / 3)));
     heartbeat.unref();
     try {
-      const input = await repo.loadPassInput(claim);
-      if (!input) {
+      const loaded = await repo.loadPassInput(claim);
+      if (!loaded) {
         await repo.release(claim);
         return undefined;
       }
-      const output = runPass(input);
-      return await repo.commitPass(claim, output, async (tx, changedOutcomes) => {
-        const current = await tx.get<{ freshness: string }>("SELECT freshness FROM contexts WHERE id = ?", [claim.contextId]);
-        await options.onPass?.(tx, {
-          contextId: claim.contextId,
-          workspace: claim.workspace,
-          freshness: current?.freshness === "resolved" ? "resolved" : "stale",
-          changedOutcomes,
-        });
+      const output = runPass(loaded.input);
+      return await repo.commitPass(claim, loaded, output, async (tx, changedOutcomes, freshness) => {
+        await options.onPass?.(tx, { contextId: claim.contextId, workspace: claim.workspace, freshness, changedOutcomes });
       });
     } catch (err) {
       await repo.release(claim).catch(() => undefined);

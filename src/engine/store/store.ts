@@ -39,10 +39,11 @@ export interface Store {
   lockKey?(workspace: string, key: string): Promise<KeyLock | undefined>;
   /**
    * Evidence arrived: inside the caller's transaction, bumps each context's evidence version
-   * (resolved → stale; a computing pass notices the version) and wakes the workers. Returns
-   * the contexts that turned stale, for `context.stale`. Each store does it its fastest way.
+   * (resolved → stale; a computing pass notices the version) and wakes the workers. Takes
+   * the contexts' keys; returns the contexts that turned stale (by id), for `context.stale`.
+   * Each store does it its fastest way.
    */
-  markStale(db: Sql, contextIds: Iterable<string>): Promise<{ contextId: string; workspace: string }[]>;
+  markStale(db: Sql, contextKeys: Iterable<number>): Promise<{ contextId: string; workspace: string }[]>;
   /** Optional write groups: see DdsService.writeGroup. */
   writeGroup?(): WriteGroup;
   /** Resolves when the database answers a trivial query (`/healthz`). */
@@ -52,5 +53,5 @@ export interface Store {
 
 /** Creates the workspace row if it does not exist yet. */
 export async function ensureWorkspace(sql: Sql, name: string): Promise<void> {
-  await sql.run("INSERT INTO workspaces(name, created_at) VALUES (?, ?) ON CONFLICT(name) DO NOTHING", [name, new Date().toISOString()]);
+  await sql.run("INSERT INTO workspaces (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", [name, sql.dialect.time(Date.now())]);
 }

@@ -1,5 +1,8 @@
 import type postgres from "postgres";
 import { DdsError } from "../../../contract/errors.js";
+import type { OnMigrationProgress } from "../migration-progress.js";
+import { schemaSql } from "../schema/ddl.js";
+import { TABLES } from "../schema/tables.js";
 import { MIGRATIONS } from "./migrations/index.js";
 
 /** A fixed advisory-lock key: one migrator at a time, whichever node starts first. */
@@ -19,7 +22,7 @@ export async function appliedMigrations(client: postgres.Sql): Promise<number> {
  * a newer ddsctl is refused; with `apply` false, so is an older one (`ddsctl migrate`).
  * Returns how many migrations were applied.
  */
-export async function migratePostgres(client: postgres.Sql, location: string, apply: boolean): Promise<number> {
+export async function migratePostgres(client: postgres.Sql, location: string, apply: boolean, progress?: OnMigrationProgress): Promise<number> {
   const known = MIGRATIONS.length;
   const applied = await appliedMigrations(client);
   if (applied > known) {
@@ -36,7 +39,14 @@ export async function migratePostgres(client: postgres.Sql, location: string, ap
     const [row] = await tx.unsafe("SELECT version FROM dds_schema");
     const now = row ? Number(row.version) : 0;
     if (now > known) throw new DdsError("unavailable", `database ${location} has schema version ${now}, newer than this ddsctl supports (${known}); upgrade ddsctl`);
-    for (let i = now; i < known; i++) await tx.unsafe(MIGRATIONS[i].sql);
+    if (now === 0) {
+      // A new database: the declared schema at once, and the key that signs list cursors
+      // (random per database, from PostgreSQL's strong random source, so every node signs alike).
+      await tx.unsafe(schemaSql("postgres", TABLES));
+      await tx.unsafe("INSERT INTO settings (name, value) VALUES ('cursor_key', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''))");
+    } else {
+      for (let i = now; i < known; i++) await MIGRATIONS[i].apply(tx, progress);
+    }
     if (row) await tx.unsafe("UPDATE dds_schema SET version = $1", [known]);
     else await tx.unsafe("INSERT INTO dds_schema (version) VALUES ($1)", [known]);
     return known - now;

@@ -1,6 +1,7 @@
 import postgres from "postgres";
 import { DdsError } from "../../../contract/errors.js";
 import type { Signal } from "../sql.js";
+import type { OnMigrationProgress } from "../migration-progress.js";
 import type { Store } from "../store.js";
 import { redactUrl } from "../location.js";
 import { createKeyLocks } from "./pg-key-locks.js";
@@ -9,6 +10,7 @@ import { MIGRATIONS } from "./migrations/index.js";
 import { appliedMigrations, migratePostgres } from "./pg-migrate.js";
 import { createNotifications } from "./pg-notifications.js";
 import { pgRootSql } from "./pg-sql.js";
+import { PG_TYPES } from "./pg-types.js";
 import { pgMarkStale } from "./pg-stale.js";
 import { createAnalyzer } from "./pg-analyze.js";
 import { createPgWriteGroups } from "./pg-write-group.js";
@@ -19,6 +21,8 @@ export interface PostgresStoreOptions {
   migrate?: boolean;
   /** Connections in the pool (default: DDS_DB_POOL, else 10). */
   poolSize?: number;
+  /** Told how a long upgrade of an earlier release's database advances. */
+  onMigrationProgress?: OnMigrationProgress;
 }
 
 /** The connection pool every PostgreSQL store (and `ddsctl migrate`) uses. */
@@ -31,8 +35,9 @@ export function createClient(url: string, poolSize?: number): postgres.Sql {
     onnotice: () => undefined,
     // Undefined parameters bind as NULL, as they do on SQLite.
     transform: { undefined: null },
-    // int8 (counts, epoch milliseconds, versions) as JS numbers: all fit in 2^53.
-    types: { int8: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
+    types: PG_TYPES,
+    // Times are read as text in UTC (pg-types.ts turns them into the API's ISO form).
+    connection: { TimeZone: "UTC" },
   });
 }
 
@@ -45,7 +50,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const location = redactUrl(url);
   const client = createClient(url, options.poolSize);
   try {
-    await migratePostgres(client, location, options.migrate ?? true);
+    await migratePostgres(client, location, options.migrate ?? true, options.onMigrationProgress);
   } catch (err) {
     await client.end({ timeout: 1 }).catch(() => undefined);
     if (err instanceof DdsError) throw err;
@@ -87,11 +92,11 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 }
 
 /** The schema of a PostgreSQL database: its version, this ddsctl's latest, and (with `apply`) the migrations applied now. */
-export async function postgresSchema(url: string, apply: boolean): Promise<{ version: number; latest: number; applied: number }> {
+export async function postgresSchema(url: string, apply: boolean, onMigrationProgress?: OnMigrationProgress): Promise<{ version: number; latest: number; applied: number }> {
   const location = redactUrl(url);
   const client = createClient(url, 1);
   try {
-    const applied = apply ? await migratePostgres(client, location, true) : 0;
+    const applied = apply ? await migratePostgres(client, location, true, onMigrationProgress) : 0;
     return { version: await appliedMigrations(client), latest: MIGRATIONS.length, applied };
   } catch (err) {
     if (err instanceof DdsError) throw err;
