@@ -102,7 +102,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   const deps: IngestDeps = {
     models: createModelCache(),
     replay: createReplayRepo(workspace),
-    lookups: store.lookups,
+    ingest: store.ingest,
     markStale,
   };
   const writeGroup = store.writeGroup?.bind(store);

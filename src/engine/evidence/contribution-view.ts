@@ -18,7 +18,7 @@ export function toApiContribution(row: ContributionRow, names: Map<string, strin
  * keyed by name (ingest has them so from the checked input).
  */
 export function apiContribution(
-  row: Omit<ContributionRow, "data" | "fieldConfidences">,
+  row: Omit<ContributionRow, "key" | "data" | "fieldConfidences">,
   data: Record<string, unknown>,
   fieldConfidences: Record<string, number>,
 ): Contribution {

@@ -7,7 +7,7 @@ import { isDateTime } from "../models/field-definition.js";
 import type { Scope } from "../engine-context.js";
 import type { StoredModel } from "../models/model-types.js";
 import type { ContextState } from "../store/context-repo.js";
-import { identityMapKey, sourceMapKey, type ContributionInsert, type EvidenceLookups, type FoundRecord, type IdentityKey, type RecordInsert, type RecordRow, type SourceKey } from "../store/evidence-repo.js";
+import { identityMapKey, sourceMapKey, type ContributionInsert, type IngestStore, type FoundRecord, type IdentityKey, type RecordInsert, type RecordRow, type SourceKey } from "../store/evidence-repo.js";
 import { encodeConfidences, encodeValues } from "../store/field-values-codec.js";
 import { checkEvidence, identityKeyOf, missingIdentity } from "./evidence-data.js";
 import { apiContribution } from "./contribution-view.js";
@@ -19,7 +19,7 @@ export interface IngestDeps {
   models: ModelCache;
   /** Exactly-once keyed calls (one per engine: codecs registered here serve every door). */
   replay: ReplayRepo;
-  lookups: EvidenceLookups;
+  ingest: IngestStore;
   /** Marks contexts stale (evidence arrived), by key, inside the caller's transaction. */
   markStale(s: Scope, contextKeys: Iterable<number>): Promise<void>;
 }
@@ -79,6 +79,8 @@ export interface IngestWriter {
   addAll(bodies: readonly unknown[], sourceTypeOverride?: SourceType): Promise<(Contribution | DdsError)[]>;
   /** Writes everything added so far (records, supersessions, contributions, staleness). */
   flush(): Promise<void>;
+  /** The store's keys of every contribution written so far, in the order they were added. */
+  writtenKeys(): number[];
 }
 
 const caught = <T>(fn: () => T): T | DdsError => {
@@ -110,6 +112,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   const heads = new Map<string, Head>();
   const rows: ContributionInsert[] = [];
   const supersededKeys: number[] = [];
+  const written: number[] = [];
   /** Contributions to records this writer creates: their record keys are known once flush writes the records. */
   const pendingBindings: [ContributionInsert, RecordInsert][] = [];
   const touched = new Set<number>();
@@ -200,7 +203,24 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
     heads.set(headKey, { id: row.id, pending: row });
     touched.add(c.context.key);
     // The API shape straight from the checked input: its names are the model's current ones.
-    return apiContribution({ ...row, contextId: c.context.id, modelId: c.model.id, recordId: record.id, supersedes: previous?.id ?? null }, c.input.data, c.confidencesByName);
+    return apiContribution(
+      {
+        id: row.id,
+        contextId: c.context.id,
+        modelId: c.model.id,
+        recordId: record.id,
+        sourceId: row.sourceId,
+        sourceType: row.sourceType,
+        // A later item of the same call may still supersede it: the answer says what it was when made.
+        status: "accepted",
+        supersedes: previous?.id ?? null,
+        observedAt: row.observedAt,
+        receivedAt: now,
+        createdBy: row.createdBy,
+      },
+      c.input.data,
+      c.confidencesByName,
+    );
   };
 
   return {
@@ -224,7 +244,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
         const mk = identityMapKey(k);
         if (!recordsByKey.has(mk)) identities.set(mk, k);
       }
-      const found = await deps.lookups.findRecords(s.db, [...identities.values()]);
+      const found = await deps.ingest.findRecords(s.db, [...identities.values()]);
       const sources = new Map<string, SourceKey>();
       for (const c of valid) {
         const record = c.recordId
@@ -235,26 +255,28 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
         const k = { recordKey: record.key, sourceId: c.input.sourceId };
         sources.set(sourceMapKey(k), k);
       }
-      const stored = await deps.lookups.acceptedFromSources(s.db, [...sources.values()]);
+      const stored = await deps.ingest.acceptedFromSources(s.db, [...sources.values()]);
       return checked.map((c) => (c instanceof DdsError ? c : bind(c, found, stored, sourceTypeOverride)));
     },
     async flush() {
       // The records first: their keys are those their contributions name.
-      await s.evidence.insertRecords([...created.values()]);
+      await deps.ingest.insertRecords(s.db, s.workspace, [...created.values()]);
       for (const [row, record] of pendingBindings) row.recordKey = record.key!;
       for (const bound of recordsByKey.values()) if (bound.created) bound.key = bound.created.key;
       // Issued together (in this order): PostgreSQL pipelines them.
-      await Promise.all([s.evidence.markSuperseded(supersededKeys), s.evidence.insertContributions(rows), deps.markStale(s, touched)]);
+      await Promise.all([deps.ingest.markSuperseded(s.db, supersededKeys), deps.ingest.insertContributions(s.db, s.workspace, rows), deps.markStale(s, touched)]);
       for (const head of heads.values()) {
         if (head.pending) head.key = head.pending.key;
         delete head.pending;
       }
+      for (const row of rows) written.push(row.key!);
       supersededKeys.length = 0;
       pendingBindings.length = 0;
       rows.length = 0;
       created.clear();
       touched.clear();
     },
+    writtenKeys: () => written,
   };
 }
 

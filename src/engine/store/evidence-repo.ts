@@ -27,6 +27,7 @@ export interface RecordRow {
 
 /** A contribution row; data and confidences keyed by fieldId. */
 export interface ContributionRow {
+  key: number;
   id: string;
   contextId: string;
   modelId: string;
@@ -60,7 +61,7 @@ const toRecordRow = (r: RawRecord): RecordRow => ({
   lineage: r.lineage ?? "{}",
 });
 
-const CONTRIBUTION_SELECT = `k.uuid AS id, c.uuid AS "contextId", m.uuid AS "modelId", r.uuid AS "recordId", k.source_id AS "sourceId",
+const CONTRIBUTION_SELECT = `k.id AS key, k.uuid AS id, c.uuid AS "contextId", m.uuid AS "modelId", r.uuid AS "recordId", k.source_id AS "sourceId",
   k.source_type AS "sourceType", k.data, k.field_confidences AS "fieldConfidences", k.status, p.uuid AS supersedes,
   k.observed_at AS "observedAt", k.received_at AS "receivedAt", k.created_by AS "createdBy"`;
 const CONTRIBUTION_FROM = `contributions k JOIN records r ON r.id = k.record_id JOIN contexts c ON c.id = r.context_id
@@ -78,7 +79,7 @@ async function decodeContributions(db: Sql, rows: RawContribution[]): Promise<Co
   const ids = await fieldIdsOf(db, keys);
   return rows.map((r) => {
     const data = decodeValues(r.data, ids);
-    return { ...r, data, fieldConfidences: decodeConfidences(r.fieldConfidences, data, ids) };
+    return { ...r, key: Number(r.key), data, fieldConfidences: decodeConfidences(r.fieldConfidences, data, ids) };
   });
 }
 
@@ -146,14 +147,21 @@ export interface FoundRecord {
 }
 
 /**
- * The lookups of an ingest, by list: each store answers them its fastest way (SQLite one
- * indexed statement per key, which costs no round trip; PostgreSQL one query for all).
+ * What an ingest asks of the store, by list: each store does it its fastest way (SQLite
+ * prepared statements one row at a time, which cost no round trip; PostgreSQL one
+ * statement for all the rows of a call). Every method runs in the caller's transaction.
  */
-export interface EvidenceLookups {
+export interface IngestStore {
   /** Live records by identity; keys without a record are absent from the map (keyed by {@link identityMapKey}). */
   findRecords(db: Sql, keys: readonly IdentityKey[]): Promise<Map<string, FoundRecord>>;
   /** The accepted contribution of each (record, source) that has one (keyed by {@link sourceMapKey}). */
   acceptedFromSources(db: Sql, keys: readonly SourceKey[]): Promise<Map<string, { id: string; key: number }>>;
+  /** Inserts new records of `workspace` (not resolved yet), in order; sets each one's key. */
+  insertRecords(db: Sql, workspace: string, rows: readonly RecordInsert[]): Promise<void>;
+  /** Inserts contributions of `workspace` in order (a row may supersede one before it); sets each one's key. */
+  insertContributions(db: Sql, workspace: string, rows: readonly ContributionInsert[]): Promise<void>;
+  /** Marks stored contributions superseded, by key. */
+  markSuperseded(db: Sql, keys: readonly number[]): Promise<void>;
 }
 
 /** The map key of an identity lookup. */
@@ -164,42 +172,11 @@ export const sourceMapKey = (k: SourceKey): string => `${k.recordKey}\u0000${k.s
 /** Rows per multi-row statement: one bulk request's worth, far below SQLite's variable limit. */
 const CHUNK = 100;
 
-const sqlCache = new Map<string, string>();
-/** `head` followed by `n` copies of `values` (cached: the statement cache keys on the text). */
-function rowsSql(head: string, values: string, n: number): string {
-  const key = `${n}:${head}`;
-  let sql = sqlCache.get(key);
-  if (!sql) sqlCache.set(key, (sql = head + Array(n).fill(values).join(", ")));
-  return sql;
-}
-
 const placeholders = (n: number) => Array(n).fill("?").join(", ");
 
 async function forChunks<T>(items: readonly T[], fn: (chunk: readonly T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += CHUNK) await fn(items.length <= CHUNK ? items : items.slice(i, i + CHUNK));
 }
-
-/**
- * Keys for `n` new rows of `table`, taken before they are written so rows written together
- * can refer to each other: the next free ones inside SQLite's write transaction (which
- * holds the file), the table's sequence on PostgreSQL.
- */
-async function newKeys(db: Sql, table: "records" | "contributions", n: number): Promise<number[]> {
-  if (n === 0) return [];
-  if (db.dialect.name === "postgres") {
-    const rows = await db.all<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('${table}', 'id')) AS id FROM generate_series(1, ?)`, [n]);
-    return rows.map((r) => Number(r.id));
-  }
-  const row = await db.get<{ first: number }>(`SELECT COALESCE(MAX(id), 0) + 1 AS first FROM ${table}`);
-  const first = Number(row!.first);
-  return Array.from({ length: n }, (_, i) => first + i);
-}
-
-const RECORD_INSERT = "INSERT INTO records (id, uuid, workspace_id, context_id, model_id, identity_key, created_by, created_at, updated_at) VALUES ";
-const RECORD_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
-const CONTRIBUTION_INSERT = `INSERT INTO contributions (id, uuid, workspace_id, record_id, source_id, source_type, data, field_confidences, status, supersedes,
-  observed_at, received_at, created_by) VALUES `;
-const CONTRIBUTION_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
 /** The integer key of a workspace, read once per store (workspaces are never removed). */
 export async function workspaceKey(db: Sql, name: string): Promise<number | undefined> {
@@ -236,18 +213,6 @@ export function createEvidenceRepo(db: Sql, workspace: string) {
       });
       return out;
     },
-    /** Inserts new records (not resolved yet), a hundred rows per statement; sets their keys. */
-    async insertRecords(records: readonly RecordInsert[]): Promise<void> {
-      if (records.length === 0) return;
-      const ws = await workspaceKey(db, workspace);
-      const keys = await newKeys(db, "records", records.length);
-      records.forEach((r, i) => (r.key = keys[i]));
-      await forChunks(records, (chunk) => {
-        const params: unknown[] = [];
-        for (const r of chunk) params.push(r.key, d.uuid(r.id), ws, r.contextKey, r.modelKey, r.identityKey, r.createdBy, d.time(r.now), d.time(r.now));
-        return db.run(rowsSql(RECORD_INSERT, RECORD_VALUES, chunk.length), params);
-      });
-    },
     async softDeleteRecord(key: number, now: string): Promise<void> {
       await db.run("UPDATE records SET deleted_at = ?, updated_at = ? WHERE id = ?", [d.time(now), d.time(now), key]);
     },
@@ -272,25 +237,6 @@ export function createEvidenceRepo(db: Sql, workspace: string) {
         query,
       ).then((page) => ({ ...page, rows: page.rows.map(toRecordRow) }));
     },
-    /** Marks contributions superseded, by key. */
-    markSuperseded(keys: readonly number[]): Promise<void> {
-      return forChunks(keys, (chunk) => db.run(`UPDATE contributions SET status = 'superseded' WHERE id IN (${placeholders(chunk.length)})`, chunk));
-    },
-    /** Inserts contributions in order, a hundred rows per statement; sets their keys. */
-    async insertContributions(rows: readonly ContributionInsert[]): Promise<void> {
-      if (rows.length === 0) return;
-      const ws = await workspaceKey(db, workspace);
-      const keys = await newKeys(db, "contributions", rows.length);
-      rows.forEach((r, i) => (r.key = keys[i]));
-      await forChunks(rows, (chunk) => {
-        const params: unknown[] = [];
-        for (const c of chunk) {
-          params.push(c.key, d.uuid(c.id), ws, c.recordKey, c.sourceId, c.sourceType, c.data, c.fieldConfidences, c.status,
-            c.supersedesRow?.key ?? c.supersedesKey, c.observedAt, d.time(c.receivedAt), c.createdBy);
-        }
-        return db.run(rowsSql(CONTRIBUTION_INSERT, CONTRIBUTION_VALUES, chunk.length), params);
-      });
-    },
     async getContribution(id: string): Promise<ContributionRow | undefined> {
       const row = await db.get<RawContribution>(`SELECT ${CONTRIBUTION_SELECT} FROM ${CONTRIBUTION_FROM} WHERE k.uuid = ? AND k.workspace_id = ${WORKSPACE}`, [d.uuid(id), workspace]);
       return row ? (await decodeContributions(db, [row]))[0] : undefined;
@@ -307,6 +253,16 @@ export function createEvidenceRepo(db: Sql, workspace: string) {
         );
       });
       return decodeContributions(db, out);
+    },
+    /** Contributions by key, in the order given (unknown keys are left out). */
+    async getContributionsByKey(keys: readonly number[]): Promise<ContributionRow[]> {
+      const out: RawContribution[] = [];
+      await forChunks(keys, async (chunk) => {
+        out.push(...(await db.all<RawContribution>(`SELECT ${CONTRIBUTION_SELECT} FROM ${CONTRIBUTION_FROM} WHERE k.workspace_id = ${WORKSPACE} AND k.id IN (${placeholders(chunk.length)})`, [workspace, ...chunk])));
+      });
+      const rows = await decodeContributions(db, out);
+      const byKey = new Map(rows.map((r) => [r.key, r]));
+      return keys.flatMap((k) => byKey.get(k) ?? []);
     },
     /** Every contribution (any status) of a record, oldest first (for lineage listings). */
     async contributionsOfRecord(recordKey: number): Promise<ContributionRow[]> {

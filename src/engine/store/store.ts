@@ -1,5 +1,5 @@
 import type { WriteGroup } from "../../contract/service.js";
-import type { EvidenceLookups } from "./evidence-repo.js";
+import type { IngestStore } from "./evidence-repo.js";
 import type { Signal, Sql } from "./sql.js";
 
 /**
@@ -17,8 +17,8 @@ export interface Store {
   readonly sql: Sql;
   /** What to show a user: the SQLite path, or the PostgreSQL URL without its password. */
   readonly location: string;
-  /** The ingest's lookups, each store its fastest way. */
-  readonly lookups: EvidenceLookups;
+  /** What an ingest asks of the store, each store its fastest way. */
+  readonly ingest: IngestStore;
   /**
    * A value that changes whenever the database may have changed, for caches of what was
    * read: on SQLite a commit by another connection (data_version) or a row written through

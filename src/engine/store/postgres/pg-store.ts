@@ -5,7 +5,7 @@ import type { OnMigrationProgress } from "../migration-progress.js";
 import type { Store } from "../store.js";
 import { redactUrl } from "../location.js";
 import { createKeyLocks } from "./pg-key-locks.js";
-import { pgLookups } from "./pg-lookups.js";
+import { pgIngest } from "./pg-ingest.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { appliedMigrations, migratePostgres } from "./pg-migrate.js";
 import { createNotifications } from "./pg-notifications.js";
@@ -65,7 +65,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     kind: "postgres",
     sql,
     location,
-    lookups: pgLookups,
+    ingest: pgIngest,
     markStale: (db, ids) => pgMarkStale(db, ids, groups.marks),
     writeGroup: () => groups.open(sql.memo),
     changeStamp: () => notifications.stamp(),

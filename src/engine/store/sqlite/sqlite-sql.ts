@@ -143,6 +143,16 @@ export function sqliteRootSql(conn: SqliteConnection): Sql {
 }
 
 /**
+ * The prepared statement of `text` on the connection of the transaction `db`, to run
+ * synchronously (the ingest's row-at-a-time writes). Only inside a transaction, which
+ * holds the connection: a statement outside one would not wait its turn.
+ */
+export function sqliteStatement(db: Sql, text: string): Database.Statement {
+  if (!(db instanceof SqliteTx)) throw new Error("a SQLite statement runs synchronously only inside a transaction");
+  return db.statement(text);
+}
+
+/**
  * An open transaction (depth 1) or savepoint (deeper). It owns the connection lock, so its
  * statements run at once. A savepoint must finish before its parent runs anything else:
  * statements interleaved with an open savepoint would land inside it.
@@ -168,6 +178,12 @@ class SqliteTx implements Sql {
   private check(): void {
     if (!this.open) throw new Error("this transaction has ended; its executor cannot run statements any more");
     if (this.childOpen) throw new Error("a statement ran on a transaction while a savepoint of it was open");
+  }
+
+  /** The prepared statement of `text`, checked as every statement of this transaction is. */
+  statement(text: string): Database.Statement {
+    this.check();
+    return this.conn.q(text).stmt;
   }
 
   all<T>(text: string, params: readonly unknown[] = []): Promise<T[]> {

@@ -9,7 +9,7 @@ import type { OnMigrationProgress } from "../migration-progress.js";
 import { schemaSql } from "../schema/ddl.js";
 import { TABLES } from "../schema/tables.js";
 import { MIGRATIONS } from "./migrations/index.js";
-import { sqliteLookups } from "./sqlite-lookups.js";
+import { sqliteIngest } from "./sqlite-ingest.js";
 import { sqliteMarkStale } from "./sqlite-stale.js";
 import { SqliteConnection, sqliteRootSql } from "./sqlite-sql.js";
 
@@ -73,7 +73,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     raw,
     path,
     location: path,
-    lookups: sqliteLookups,
+    ingest: sqliteIngest,
     changeStamp: changeStamps(raw),
     on(signal, fn) {
       let set = listeners.get(signal);
