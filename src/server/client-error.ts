@@ -22,7 +22,8 @@ export function clientErrorProblem(code: string | undefined, reason: string, t: 
   return problem(400, "invalid_request", `malformed HTTP request: ${reason}`);
 }
 
-function problem(status: number, code: string, detail: string): Problem {
+/** A problem built outside the contract's codes (transport-level refusals). */
+export function problem(status: number, code: string, detail: string): Problem {
   return { type: `https://ddsctl.dev/problems/${code.replace(/_/g, "-")}`, title: STATUS_CODES[status] ?? "Error", status, detail, code };
 }
 
@@ -47,16 +48,26 @@ export function onClientError(log: LogFn | undefined, timeouts: TimeoutsInWords)
       return;
     }
     const p = clientErrorProblem(err.code, err.reason ?? err.message, timeouts);
-    const requestId = randomUUID();
-    const body = JSON.stringify(p);
-    socket.write(
-      `HTTP/1.1 ${p.status} ${p.title}\r\nContent-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-    );
-    // Closes once the answer is flushed, whether or not the client ever closes its side.
-    const net = socket as Duplex & { destroySoon?: () => void };
-    if (net.destroySoon) net.destroySoon();
-    else socket.end();
+    const requestId = writeProblem(socket, p);
     log?.(JSON.stringify({ time: new Date().toISOString(), event: "client_error", status: p.status, code: err.code ?? "unknown", requestId }));
   };
+}
+
+/**
+ * Writes a whole problem+json answer straight to a socket (no response object exists) and
+ * closes the connection once it is flushed. Returns the answer's request id.
+ */
+export function writeProblem(socket: Duplex, p: Problem, headers: Record<string, string> = {}): string {
+  const requestId = randomUUID();
+  const body = JSON.stringify(p);
+  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+  socket.write(
+    `HTTP/1.1 ${p.status} ${p.title}\r\nContent-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\n${extra}Connection: close\r\n\r\n${body}`,
+  );
+  // Closes once the answer is flushed, whether or not the client ever closes its side.
+  const net = socket as Duplex & { destroySoon?: () => void };
+  if (net.destroySoon) net.destroySoon();
+  else socket.end();
+  return requestId;
 }

@@ -10,7 +10,7 @@ import { sealClearSecrets } from "../engine/secrets/secret-rotation.js";
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from "../engine/webhooks/index.js";
 import { createAuthenticator } from "../engine/auth/index.js";
 import { createApp } from "./app.js";
-import { onClientError } from "./client-error.js";
+import { guardBareAnswers, HTTP_SERVER_OPTIONS, lacksHost, refuseMissingHost } from "./bare-answers.js";
 import { createEngineCache } from "./engines.js";
 import { createReadLane } from "./read-lane.js";
 import type { IdempotencyOptions } from "./idempotency.js";
@@ -98,10 +98,10 @@ export function createServer(options: ServerOptions) {
       // the app: answer it here, as problem+json like every other refusal.
       const appListener = getRequestListener(app.fetch, { hostname: host, errorHandler: (err) => listenerError(err, log) });
       const s = createHttpServer(
-        { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, keepAliveTimeout: timeouts.keepAliveMs, connectionsCheckingInterval: CHECK_TIMEOUTS_EVERY_MS },
-        (req, res) => lane(req, res, appListener),
+        { ...HTTP_SERVER_OPTIONS, headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, keepAliveTimeout: timeouts.keepAliveMs, connectionsCheckingInterval: CHECK_TIMEOUTS_EVERY_MS },
+        (req, res) => (lacksHost(req) ? refuseMissingHost(res, accessLog) : lane(req, res, appListener)),
       );
-      s.on("clientError", onClientError(accessLog, { headersMs: timeouts.headersMs, requestMs: timeouts.requestMs }));
+      guardBareAnswers(s, accessLog, { headersMs: timeouts.headersMs, requestMs: timeouts.requestMs });
       s.once("error", (err) => reject(new DdsError("unavailable", `cannot listen on ${host}:${port}: ${err.message}`)));
       s.listen(port, host, () => resolve(s));
     });
