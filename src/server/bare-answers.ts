@@ -3,7 +3,7 @@ import type { Duplex } from "node:stream";
 import { randomUUID } from "node:crypto";
 import { onClientError, problem, writeProblem, type TimeoutsInWords } from "./client-error.js";
 import { PROBLEM_TYPE } from "./problem.js";
-import type { LogFn } from "./types.js";
+import type { ServerLogger } from "./server-log.js";
 
 /**
  * Node's HTTP server answers a few requests by itself, with an empty body, before any
@@ -32,18 +32,18 @@ export function lacksHost(req: IncomingMessage): boolean {
 }
 
 /** Answers a request refused before routing with a problem, closing the connection. */
-export function refuse(res: ServerResponse, status: number, code: string, detail: string, log: LogFn | undefined): void {
+export function refuse(res: ServerResponse, status: number, code: string, detail: string, logger: ServerLogger | undefined): void {
   const body = JSON.stringify(problem(status, code, detail));
   const requestId = randomUUID();
   res.shouldKeepAlive = false;
   res.writeHead(status, { "content-type": PROBLEM_TYPE, "content-length": Buffer.byteLength(body), "x-request-id": requestId, connection: "close" });
   res.end(body);
-  log?.(JSON.stringify({ time: new Date().toISOString(), event: "client_error", status, code, requestId }));
+  logger?.refused({ status, code, requestId });
 }
 
 /** The 400 for an HTTP/1.1 request without Host. */
-export function refuseMissingHost(res: ServerResponse, log: LogFn | undefined): void {
-  refuse(res, 400, "invalid_request", "malformed HTTP request: an HTTP/1.1 request must carry a Host header", log);
+export function refuseMissingHost(res: ServerResponse, logger: ServerLogger | undefined): void {
+  refuse(res, 400, "invalid_request", "malformed HTTP request: an HTTP/1.1 request must carry a Host header", logger);
 }
 
 /**
@@ -51,14 +51,14 @@ export function refuseMissingHost(res: ServerResponse, log: LogFn | undefined): 
  * refusals and time-outs (400, 408, 431), an unknown `Expect` (417) and `CONNECT` (405,
  * this is no proxy). The Host check is done by the request listener ({@link lacksHost}).
  */
-export function guardBareAnswers(server: Server, log: LogFn | undefined, timeouts: TimeoutsInWords): void {
-  server.on("clientError", onClientError(log, timeouts));
+export function guardBareAnswers(server: Server, logger: ServerLogger | undefined, timeouts: TimeoutsInWords): void {
+  server.on("clientError", onClientError(logger, timeouts));
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
-    refuse(res, 417, "expectation_failed", `the server cannot meet "Expect: ${req.headers.expect ?? ""}"; only 100-continue is supported`, log);
+    refuse(res, 417, "expectation_failed", `the server cannot meet "Expect: ${req.headers.expect ?? ""}"; only 100-continue is supported`, logger);
   });
   server.on("connect", (_req: IncomingMessage, socket: Duplex) => {
     const p = problem(405, "method_not_allowed", "CONNECT is not allowed: this server is not a proxy");
     const requestId = writeProblem(socket, p, { Allow: "GET, POST, PUT, PATCH, DELETE" });
-    log?.(JSON.stringify({ time: new Date().toISOString(), event: "client_error", status: 405, code: "method_not_allowed", requestId }));
+    logger?.refused({ status: 405, code: "method_not_allowed", requestId });
   });
 }

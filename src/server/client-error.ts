@@ -3,7 +3,7 @@ import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Problem } from "../contract/errors.js";
 import { PROBLEM_TYPE } from "./problem.js";
-import type { LogFn } from "./types.js";
+import type { ServerLogger } from "./server-log.js";
 
 /** The server's time-outs (see ServerTimeouts in server.ts), for the 408's message. */
 export interface TimeoutsInWords {
@@ -40,7 +40,7 @@ type WithResponse = Duplex & { _httpMessage?: { headersSent?: boolean } | null }
  * (there is no request or response object at this point), then the connection closes.
  * A socket already answering, or already gone, is only destroyed.
  */
-export function onClientError(log: LogFn | undefined, timeouts: TimeoutsInWords): (err: ClientError, socket: Duplex) => void {
+export function onClientError(logger: ServerLogger | undefined, timeouts: TimeoutsInWords): (err: ClientError, socket: Duplex) => void {
   return (err, socket) => {
     const busy = (socket as WithResponse)._httpMessage?.headersSent === true;
     if (err.code === "ECONNRESET" || err.code === "EPIPE" || !socket.writable || busy) {
@@ -49,7 +49,7 @@ export function onClientError(log: LogFn | undefined, timeouts: TimeoutsInWords)
     }
     const p = clientErrorProblem(err.code, err.reason ?? err.message, timeouts);
     const requestId = writeProblem(socket, p);
-    log?.(JSON.stringify({ time: new Date().toISOString(), event: "client_error", status: p.status, code: err.code ?? "unknown", requestId }));
+    logger?.refused({ status: p.status, code: err.code ?? "unknown", requestId });
   };
 }
 

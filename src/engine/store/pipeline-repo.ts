@@ -17,6 +17,8 @@ export interface Claim {
   evidenceVersion: number;
   worker: string;
   token: number;
+  /** The context was computing under a lease that had run out: another worker's claim, taken over. */
+  takenOver: boolean;
 }
 
 /** Which contexts a claim may take. */
@@ -55,17 +57,24 @@ export function createPipelineRepo(db: Sql) {
      */
     async claim(worker: string, leaseMs: number, scope: ClaimScope = {}): Promise<Claim | undefined> {
       const now = Date.now();
+      const lease = now + leaseMs;
       const only = scope.only;
       const filter = `${scope.workspace ? "AND workspace = ?" : ""} ${only ? `AND id IN (${list(only.length)})` : ""}`;
-      const row = await db.get<{ id: string; workspace: string; evidenceVersion: number; token: number }>(
-        `UPDATE contexts SET freshness = 'computing', claimed_by = ?, lease_expires_at = ?, claim_token = claim_token + 1
+      // A take-over (a computing context whose lease ran out) gets a lease 1 ms longer: RETURNING
+      // sees only the new row (and SQLite's cannot read another table of an UPDATE ... FROM), so
+      // this is how one statement tells a take-over from a claim of a stale context.
+      const row = await db.get<{ id: string; workspace: string; evidenceVersion: number; token: number; lease: number }>(
+        `UPDATE contexts SET freshness = 'computing', claimed_by = ?, lease_expires_at = CAST(? AS BIGINT) + CASE WHEN freshness = 'computing' THEN 1 ELSE 0 END,
+           claim_token = claim_token + 1
          WHERE id = (SELECT id FROM contexts WHERE deleted_at IS NULL AND status = 'active'
            AND (freshness = 'stale' OR (freshness = 'computing' AND (lease_expires_at IS NULL OR lease_expires_at < ?))) ${filter}
            ORDER BY evidence_version - resolved_version DESC, id LIMIT 1 ${db.dialect.skipLocked})
-         RETURNING id, workspace, evidence_version AS "evidenceVersion", claim_token AS token`,
-        [worker, now + leaseMs, now, ...(scope.workspace ? [scope.workspace] : []), ...(only ?? [])],
+         RETURNING id, workspace, evidence_version AS "evidenceVersion", claim_token AS token, lease_expires_at AS lease`,
+        [worker, lease, now, ...(scope.workspace ? [scope.workspace] : []), ...(only ?? [])],
       );
-      return row ? { contextId: row.id, workspace: row.workspace, evidenceVersion: Number(row.evidenceVersion), worker, token: Number(row.token) } : undefined;
+      return row
+        ? { contextId: row.id, workspace: row.workspace, evidenceVersion: Number(row.evidenceVersion), worker, token: Number(row.token), takenOver: Number(row.lease) > lease }
+        : undefined;
     },
     /** Extends a live claim's lease (a heartbeat); false when the claim was lost. */
     async extend(claim: Claim, leaseMs: number): Promise<boolean> {
@@ -171,6 +180,15 @@ export function createPipelineRepo(db: Sql) {
         if (r.freshness === "stale" && r.status !== "active") out.waiting++;
         if (r.freshness === "computing" && r.lease !== null && Number(r.lease) < now) out.expiredClaims++;
       }
+      return out;
+    },
+    /** Active contexts the pipeline still has to resolve, across workspaces, by freshness (metrics). */
+    async backlog(): Promise<{ stale: number; computing: number }> {
+      const rows = await db.all<{ freshness: string; n: number }>(
+        "SELECT freshness, COUNT(*) AS n FROM contexts WHERE deleted_at IS NULL AND status = 'active' AND freshness IN ('stale', 'computing') GROUP BY freshness",
+      );
+      const out = { stale: 0, computing: 0 };
+      for (const r of rows) out[r.freshness as "stale" | "computing"] = Number(r.n);
       return out;
     },
   };

@@ -4,6 +4,7 @@ import type { Signal } from "../sql.js";
 import type { Store } from "../store.js";
 import { redactUrl } from "../location.js";
 import { createKeyLocks } from "./pg-key-locks.js";
+import { meterPool } from "./pg-pool-meter.js";
 import { pgLookups } from "./pg-lookups.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { appliedMigrations, migratePostgres } from "./pg-migrate.js";
@@ -36,6 +37,9 @@ export function createClient(url: string, poolSize?: number): postgres.Sql {
   });
 }
 
+/** The pool with its use counted (see meterPool), sized as the driver was told. */
+const meterPoolOf = (client: postgres.Sql) => meterPool(client, client.options.max);
+
 /**
  * Opens the PostgreSQL store at `url`: a connection pool, the schema checked (and migrated,
  * unless told not to), the notification listener that lets several nodes act as one
@@ -43,7 +47,8 @@ export function createClient(url: string, poolSize?: number): postgres.Sql {
  */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
   const location = redactUrl(url);
-  const client = createClient(url, options.poolSize);
+  const pool = meterPoolOf(createClient(url, options.poolSize));
+  const client = pool.client;
   try {
     await migratePostgres(client, location, options.migrate ?? true);
   } catch (err) {
@@ -66,6 +71,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     changeStamp: () => notifications.stamp(),
     on: (signal: Signal, fn: () => void) => notifications.on(signal, fn),
     lockKey: (workspace, key) => keyLocks.lock(workspace, key),
+    poolStats: () => pool.stats(),
     async ping() {
       // A stuck network must not hang a health check for the driver's whole connect timeout.
       let timer: NodeJS.Timeout | undefined;

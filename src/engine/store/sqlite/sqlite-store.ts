@@ -6,6 +6,7 @@ import type { WriteGroup } from "../../../contract/service.js";
 import type { Signal } from "../sql.js";
 import type { Store } from "../store.js";
 import { MIGRATIONS } from "./migrations/index.js";
+import { publishEngineEvent } from "../../events.js";
 import { sqliteLookups } from "./sqlite-lookups.js";
 import { sqliteMarkStale } from "./sqlite-stale.js";
 import { SqliteConnection, sqliteRootSql } from "./sqlite-sql.js";
@@ -211,12 +212,14 @@ function migrate(raw: Database.Database, path: string): void {
     throw new DdsError("unavailable", `database ${path} has schema version ${applied}, newer than this ddsctl supports (${known}); upgrade ddsctl`);
   }
   if (applied === known) return;
-  raw
+  const from = raw
     .transaction(() => {
       // Re-read inside the write lock: another process may have migrated meanwhile.
       const now = Number(raw.pragma("user_version", { simple: true }));
       for (let i = now; i < known; i++) raw.exec(MIGRATIONS[i].sql);
       raw.pragma(`user_version = ${known}`);
+      return now;
     })
     .immediate();
+  if (from < known) publishEngineEvent({ event: "migration_applied", store: "sqlite", location: path, from, to: known });
 }
