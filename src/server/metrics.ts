@@ -76,7 +76,25 @@ export function createMetrics(store: Store) {
   for (const outcome of ["resolved", "stale", "fenced", "failed"] satisfies PassOutcome[]) passes.zero({ outcome });
   for (const outcome of ["delivered", "retrying", "failed"] satisfies AttemptOutcome[]) deliveries.inc({ outcome }, 0);
 
-  // One reading of the database per scrape, shared by the gauges that need it.
+  // Read before the gauges below send their queries (the registry starts every collect at
+  // once): the pool's use is the node's, not this scrape's.
+  const pool = store.poolStats?.bind(store);
+  if (pool) {
+    new Gauge({
+      name: "dds_db_pool_connections",
+      help: "Connections of this node's database pool, by state: in_use (a statement, transaction or reservation holds it) or idle (free)",
+      labelNames: ["state"] as const,
+      registers,
+      collect() {
+        const s = pool();
+        this.set({ state: "in_use" }, s.inUse);
+        this.set({ state: "idle" }, s.idle);
+      },
+    });
+    new Gauge({ name: "dds_db_pool_waiting", help: "Database operations waiting for a pool connection (an upper bound)", registers, collect() { this.set(pool().waiting); } });
+    new Gauge({ name: "dds_db_pool_max", help: "Connections this node's pool may open", registers, collect() { this.set(pool().max); } });
+  }
+
   const pipelineRepo = createPipelineRepo(store.sql);
   const deliveryRepo = createDeliveryRepo(store.sql);
   let reading: Promise<DatabaseReading> | undefined;
@@ -93,8 +111,9 @@ export function createMetrics(store: Store) {
       return { up: true };
     }
   };
+  // The registry collects every metric at once: the gauges of one scrape share the reading in flight.
   const read = () => {
-    reading ??= readDatabase().finally(() => setTimeout(() => (reading = undefined), 100).unref());
+    reading ??= readDatabase().finally(() => (reading = undefined));
     return reading;
   };
 
@@ -130,23 +149,6 @@ export function createMetrics(store: Store) {
     });
   outboxGauge("dds_webhook_outbox_pending", "Webhook deliveries still to make (every workspace), due now or waiting for a retry", (o) => o.pending);
   outboxGauge("dds_webhook_outbox_due", "Webhook deliveries due now and not yet attempted: how far the dispatchers are behind", (o) => o.due);
-  const pool = store.poolStats?.bind(store);
-  if (pool) {
-    new Gauge({
-      name: "dds_db_pool_connections",
-      help: "Connections of this node's database pool, by state: in_use (a statement, transaction or reservation holds it) or idle (free)",
-      labelNames: ["state"] as const,
-      registers,
-      collect() {
-        const s = pool();
-        this.set({ state: "in_use" }, s.inUse);
-        this.set({ state: "idle" }, s.idle);
-      },
-    });
-    new Gauge({ name: "dds_db_pool_waiting", help: "Database operations waiting for a pool connection (an upper bound)", registers, collect() { this.set(pool().waiting); } });
-    new Gauge({ name: "dds_db_pool_max", help: "Connections this node's pool may open", registers, collect() { this.set(pool().max); } });
-  }
-
   /** The 'close' listener of a tracked response (one shared function: no closure per request). */
   function answered(this: Timed) {
     inFlight--;
