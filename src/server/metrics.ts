@@ -5,6 +5,7 @@ import { createPipelineRepo, type Claim } from "../engine/store/pipeline-repo.js
 import type { Store } from "../engine/store/store.js";
 import { createDeliveryRepo } from "../engine/store/webhook-repo.js";
 import type { AttemptOutcome } from "../engine/webhooks/webhook-dispatcher.js";
+import { FastHistogram, type Series } from "./fast-histogram.js";
 import { routeOf } from "./route-mark.js";
 
 /** The route label of a request no route answered (404, 405, parser refusals). */
@@ -13,6 +14,7 @@ export const UNMATCHED = "unmatched";
 const SCRAPE_DB_TIMEOUT_MS = 2_000;
 
 const STARTED = Symbol("ddsctl.started");
+const STATUS_CLASSES = ["0xx", "1xx", "2xx", "3xx", "4xx", "5xx"];
 type Timed = ServerResponse & { [STARTED]?: number };
 
 /** What the database said during one scrape. */
@@ -43,7 +45,7 @@ export function createMetrics(store: Store) {
   const registers = [registry];
   let inFlight = 0;
 
-  const requests = new Histogram({
+  const requests = new FastHistogram({
     name: "dds_http_request_duration_seconds",
     help: "Time from a request's arrival to its answer's end, by method, route template and status class",
     labelNames: ["method", "route", "status_class"] as const,
@@ -149,13 +151,23 @@ export function createMetrics(store: Store) {
     });
   outboxGauge("dds_webhook_outbox_pending", "Webhook deliveries still to make (every workspace), due now or waiting for a retry", (o) => o.pending);
   outboxGauge("dds_webhook_outbox_due", "Webhook deliveries due now and not yet attempted: how far the dispatchers are behind", (o) => o.due);
+  /** Request series by `method route status-class`, so an answer finds its series with one lookup. */
+  const seriesByKey = new Map<string, Series>();
   /** The 'close' listener of a tracked response (one shared function: no closure per request). */
   function answered(this: Timed) {
     inFlight--;
     const started = this[STARTED];
     if (started === undefined || !this.headersSent) return;
-    const status = this.statusCode;
-    requests.observe({ method: this.req.method ?? "", route: routeOf(this) ?? UNMATCHED, status_class: `${Math.floor(status / 100)}xx` }, (performance.now() - started) / 1000);
+    const method = this.req.method ?? "";
+    const route = routeOf(this) ?? UNMATCHED;
+    const statusClass = STATUS_CLASSES[Math.floor(this.statusCode / 100)] ?? "other";
+    const key = `${method} ${route} ${statusClass}`;
+    let series = seriesByKey.get(key);
+    if (!series) {
+      series = requests.seriesFor(key, { method, route, status_class: statusClass });
+      seriesByKey.set(key, series);
+    }
+    series.observe((performance.now() - started) / 1000);
   }
 
   return {
