@@ -152,6 +152,8 @@ describe("the remote client retries 429, 502, 503 and 504", () => {
     const r = await ddsctl(remote, ["import", "contributions", "evidence.ndjson", "--create-contexts", "--json"]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.json()).toMatchObject({ lines: 150, created: 150, failed: 0 });
+    // The CLI says what it waits for, on stderr.
+    expect(r.stderr).toMatch(/the server answered 503 to POST \/v1\/contributions\/bulk; retrying in 1\.\d s \(retry 1\)/);
     const bulks = seen.filter((s) => s.url === "/v1/contributions/bulk");
     expect(bulks.filter((s) => s.refused)).toHaveLength(2);
     // Each refused batch came back with its own key.
