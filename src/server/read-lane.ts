@@ -115,7 +115,7 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
       markRoute(res, found.template);
       res.writeHead(found.route.status, { "content-type": "application/json", "x-request-id": requestId, "content-length": Buffer.byteLength(body) });
       res.end(body);
-      logger?.request({ method: "GET", path, route: found.template, status: found.route.status, started, workspace: principal.workspace, requestId });
+      if (logger?.requests) logger.request({ method: "GET", path, route: found.template, status: found.route.status, started, workspace: principal.workspace, requestId });
     };
     const cacheable = found.route.operation.startsWith("get");
     const key = `${principal.workspace}\n${path}`;

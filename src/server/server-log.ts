@@ -14,6 +14,8 @@ export type EventLevel = "info" | "warn" | "error";
 
 /** Where the server's lines go: requests, refusals on the socket, and events. */
 export interface ServerLogger {
+  /** False under `quiet`: a successful request writes nothing, so callers may skip building its entry. */
+  readonly requests: boolean;
   /** One line per request; under `quiet` only a 5xx (with its cause) is written. */
   request(entry: AccessEntry): void;
   /** A request Node's parser or the server refused before routing (silenced by `quiet` like requests). */
@@ -68,6 +70,7 @@ export function createServerLogger(options: ServerLoggerOptions): ServerLogger {
   const { write, quiet = false } = options;
   if (options.format !== "json") {
     return {
+      requests: !quiet,
       request: (e) => (quiet && !written(e) ? undefined : write(accessLine(e.error ? { ...e, error: scrubSecrets(e.error) } : e))),
       refused: (f) => (quiet ? undefined : write(JSON.stringify({ time: new Date().toISOString(), event: "client_error", ...f }))),
       event: (name, fields = {}) => write(JSON.stringify({ time: new Date().toISOString(), event: name, ...scrubbed(fields) })),
@@ -83,6 +86,7 @@ export function createServerLogger(options: ServerLoggerOptions): ServerLogger {
     { write: (line: string) => write(line.endsWith("\n") ? line.slice(0, -1) : line) },
   );
   return {
+    requests: !quiet,
     request(e) {
       if (quiet && !written(e)) return;
       const entry: Record<string, unknown> = { requestId: e.requestId, method: e.method, path: e.path, route: e.route ?? null };
