@@ -2,7 +2,8 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Store } from "../engine/store/store.js";
 import { createPipeline, type PipelineOptions } from "../engine/pipeline/worker.js";
 import { withWebhookEvents } from "../engine/webhooks/index.js";
-import type { Activity, LogFn } from "./types.js";
+import type { ServerLogger } from "./server-log.js";
+import type { Activity } from "./types.js";
 
 /** Timing of the in-process pipeline worker. */
 export interface WorkerOptions {
@@ -41,7 +42,7 @@ export interface RunningWorker {
  * (every workspace), a pass at a time while work exists, yielding to the event loop
  * between passes so requests keep flowing.
  */
-export function startWorker(store: Store, activity: Activity, options: WorkerOptions = {}, log?: LogFn): RunningWorker {
+export function startWorker(store: Store, activity: Activity, options: WorkerOptions = {}, logger?: ServerLogger): RunningWorker {
   const idleMs = options.idleMs ?? 50;
   const settleMs = options.settleMs ?? 50;
   const maxDeferMs = options.maxDeferMs ?? 1000;
@@ -75,7 +76,7 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
     woken = true;
     wake?.();
   });
-  const logError = (err: unknown) => log?.(JSON.stringify({ time: new Date().toISOString(), event: "pipeline_error", error: (err as Error).message }));
+  const logError = (err: unknown) => logger?.event("pipeline_error", { error: (err as Error).message }, "error");
 
   /** How long an idle worker sleeps: SQLite polls; PostgreSQL waits for a notification or the next lease end. */
   const idleFor = async (): Promise<number> => {

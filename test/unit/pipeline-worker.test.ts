@@ -74,6 +74,37 @@ describe("pipeline worker", () => {
     expect(await freshness(id)).toBe("resolved");
   });
 
+  it("an observer hears each claim (a take-over flagged) and each pass's outcome: fenced for the worker whose claim was taken over", async () => {
+    const id = await newCase();
+    const heard: string[] = [];
+    let rescuer: Promise<boolean> | undefined;
+    const rescue = createPipeline(engine.ctx.store, {
+      workerId: "rescue",
+      observer: { claimed: (c) => heard.push(`rescue claimed takenOver=${c.takenOver}`), passed: (_c, outcome) => heard.push(`rescue ${outcome}`) },
+    });
+    const paused = createPipeline(engine.ctx.store, {
+      workerId: "paused",
+      observer: {
+        claimed: (c) => {
+          heard.push(`paused claimed takenOver=${c.takenOver}`);
+          // While this pass runs, its lease runs out (a long pause) and another worker takes the
+          // context over. Uncontended SQLite statements run at once, so both happen here.
+          void engine.ctx.db.run("UPDATE contexts SET lease_expires_at = 1 WHERE id = ?", [c.contextId]);
+          rescuer = rescue.step({ only: [c.contextId] });
+        },
+        passed: (_c, outcome, seconds) => {
+          expect(seconds).toBeGreaterThanOrEqual(0);
+          heard.push(`paused ${outcome}`);
+        },
+      },
+    });
+    expect(await paused.step({ only: [id] })).toBe(true);
+    expect(await rescuer).toBe(true);
+    expect(heard.slice(0, 2)).toEqual(["paused claimed takenOver=false", "rescue claimed takenOver=true"]);
+    expect(heard.slice(2).sort()).toEqual(["paused fenced", "rescue resolved"]);
+    expect(await freshness(id)).toBe("resolved");
+  });
+
   it("evidence arriving mid-pass leaves the context stale, and it is claimed again", async () => {
     const id = await newCase(200000);
     const claim = (await engine.pipeline.repo.claim("w1", 30_000, { only: [id] }))!;

@@ -19,6 +19,8 @@ export interface Claim {
   evidenceVersion: number;
   worker: string;
   token: number;
+  /** The context was computing under a lease that had run out: another worker's claim, taken over. */
+  takenOver: boolean;
 }
 
 /** Which contexts a claim may take. */
@@ -79,19 +81,32 @@ export function createPipelineRepo(db: Sql) {
      */
     async claim(worker: string, leaseMs: number, scope: ClaimScope = {}): Promise<Claim | undefined> {
       const now = Date.now();
+      const lease = now + leaseMs;
       const only = scope.only;
       const filter = `${scope.workspace ? `AND workspace_id = ${WORKSPACE}` : ""} ${only ? `AND uuid IN (${list(only.length)})` : ""}`;
-      const row = await db.get<{ key: number; id: string; workspace: string; evidenceVersion: number; token: number }>(
-        `UPDATE contexts SET freshness = 'computing', claimed_by = ?, lease_expires_at = ?, claim_token = claim_token + 1
+      // A take-over (a computing context whose lease ran out) gets a lease 1 ms longer: RETURNING
+      // sees only the new row (and SQLite's cannot read another table of an UPDATE ... FROM), so
+      // this is how one statement tells a take-over from a claim of a stale context.
+      const row = await db.get<{ key: number; id: string; workspace: string; evidenceVersion: number; token: number; lease: number }>(
+        `UPDATE contexts SET freshness = 'computing', claimed_by = ?,
+           lease_expires_at = CASE WHEN freshness = 'computing' THEN ${d.timePlusMs("?", 1)} ELSE ? END, claim_token = claim_token + 1
          WHERE id = (SELECT id FROM contexts WHERE deleted_at IS NULL AND status = 'active'
            AND (freshness = 'stale' OR (freshness = 'computing' AND (lease_expires_at IS NULL OR lease_expires_at < ?))) ${filter}
            ORDER BY evidence_version - resolved_version DESC, id LIMIT 1 ${d.skipLocked})
          RETURNING id AS key, uuid AS id, (SELECT name FROM workspaces w WHERE w.id = contexts.workspace_id) AS workspace,
-           evidence_version AS "evidenceVersion", claim_token AS token`,
-        [worker, d.time(now + leaseMs), d.time(now), ...(scope.workspace ? [scope.workspace] : []), ...(only ?? []).map((id) => d.uuid(id))],
+           evidence_version AS "evidenceVersion", claim_token AS token, ${d.epochMs("lease_expires_at")} AS lease`,
+        [worker, d.time(lease), d.time(lease), d.time(now), ...(scope.workspace ? [scope.workspace] : []), ...(only ?? []).map((id) => d.uuid(id))],
       );
       return row
-        ? { contextKey: Number(row.key), contextId: row.id, workspace: row.workspace, evidenceVersion: Number(row.evidenceVersion), worker, token: Number(row.token) }
+        ? {
+            contextKey: Number(row.key),
+            contextId: row.id,
+            workspace: row.workspace,
+            evidenceVersion: Number(row.evidenceVersion),
+            worker,
+            token: Number(row.token),
+            takenOver: Number(row.lease) > lease,
+          }
         : undefined;
     },
     /** Extends a live claim's lease (a heartbeat); false when the claim was lost. */
@@ -205,6 +220,15 @@ export function createPipelineRepo(db: Sql) {
         if (r.freshness === "stale" && r.status !== "active") out.waiting++;
         if (r.freshness === "computing" && r.lease !== null && Number(r.lease) < now) out.expiredClaims++;
       }
+      return out;
+    },
+    /** Active contexts the pipeline still has to resolve, across workspaces, by freshness (metrics). */
+    async backlog(): Promise<{ stale: number; computing: number }> {
+      const rows = await db.all<{ freshness: string; n: number }>(
+        "SELECT freshness, COUNT(*) AS n FROM contexts WHERE deleted_at IS NULL AND status = 'active' AND freshness IN ('stale', 'computing') GROUP BY freshness",
+      );
+      const out = { stale: 0, computing: 0 };
+      for (const r of rows) out[r.freshness as "stale" | "computing"] = Number(r.n);
       return out;
     },
   };

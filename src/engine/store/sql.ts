@@ -71,6 +71,8 @@ export interface Dialect {
   digest(hex: string | null): unknown;
   /** A time column as epoch milliseconds (a number), for arithmetic and keyset cursors. */
   epochMs(column: string): string;
+  /** A time expression plus `ms` milliseconds. */
+  timePlusMs(expr: string, ms: number): string;
   /** A time column as ISO 8601 text (what `contains` filters search). */
   timeText(column: string): string;
   /**

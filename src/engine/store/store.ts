@@ -10,6 +10,18 @@ export interface KeyLock {
   release(): Promise<void>;
 }
 
+/** What a store's connection pool is doing, as far as this process can tell (metrics). */
+export interface PoolStats {
+  /** Connections the pool may open. */
+  max: number;
+  /** Connections held by a statement, a transaction or a reservation. */
+  inUse: number;
+  /** Connections free for the next statement (opened or not: drivers open them on demand). */
+  idle: number;
+  /** Operations beyond the pool's size, waiting for a connection (an upper bound on PostgreSQL). */
+  waiting: number;
+}
+
 /** An open database: one of the two adapters behind the same port. */
 export interface Store {
   readonly kind: "sqlite" | "postgres";
@@ -46,6 +58,8 @@ export interface Store {
   markStale(db: Sql, contextKeys: Iterable<number>): Promise<{ contextId: string; workspace: string }[]>;
   /** Optional write groups: see DdsService.writeGroup. */
   writeGroup?(): WriteGroup;
+  /** The connection pool's use (PostgreSQL); absent on SQLite, which has one connection and no pool. */
+  poolStats?(): PoolStats;
   /** Resolves when the database answers a trivial query (`/healthz`). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -211,6 +211,14 @@ export function createDeliveryRepo(db: Sql) {
       );
       return changed === 1;
     },
+    /** Deliveries still to make, across workspaces: all pending, and those already due at `now` (metrics). */
+    async backlog(now: number): Promise<{ pending: number; due: number }> {
+      const row = await db.get<{ pending: number; due: number | null }>(
+        "SELECT COUNT(*) AS pending, SUM(CASE WHEN next_attempt_at <= ? THEN 1 ELSE 0 END) AS due FROM webhook_deliveries WHERE status = 'pending'",
+        [d.time(now)],
+      );
+      return { pending: Number(row?.pending ?? 0), due: Number(row?.due ?? 0) };
+    },
   };
 }
 

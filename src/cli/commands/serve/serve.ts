@@ -6,9 +6,9 @@ import { Output } from "../../output.js";
 import { describeTarget } from "../../target.js";
 import { durationFlag } from "../../common/duration-flag.js";
 
-function parsePort(value: string): number {
+function parsePort(value: string, flag = "--port"): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 65535) throw errors.usage(`--port must be an integer from 0 to 65535, got "${value}"`);
+  if (!/^\d+$/.test(value) || n > 65535) throw errors.usage(`${flag} must be an integer from 0 to 65535, got "${value}"`);
   return n;
 }
 
@@ -48,12 +48,16 @@ export default defineCommand({
     "ddsctl --local /srv/dds.db serve --host 0.0.0.0 --port 8080 --quiet",
     "ddsctl serve --database postgres://dds@db.internal/dds --host 0.0.0.0   # run one per node, behind a load balancer",
     "ddsctl serve --port 0   # any free port; the URL is printed on stderr",
+    "ddsctl serve --metrics-port 9464 --log-format json   # Prometheus metrics on 127.0.0.1:9464, JSON logs on stderr",
   ],
   args: {
     port: { type: "string", default: "8080", description: "TCP port (0 picks a free one)" },
     host: { type: "string", default: "127.0.0.1", description: "interface to listen on" },
     lease: { type: "string", default: "30s", description: "how long a pass's claim lasts without a heartbeat before another node takes it over" },
     migrate: { type: "boolean", negatable: true, description: "refuse a database whose schema is behind instead of migrating it (run ddsctl migrate first)" },
+    metricsPort: { type: "string", placeholder: "n", description: "serve GET /metrics (Prometheus) on this port, never on the API's (0 picks a free one)" },
+    metricsHost: { type: "string", default: "127.0.0.1", description: "interface the metrics port listens on (no token protects it)" },
+    logFormat: { type: "string", choices: ["plain", "json"], default: "plain", description: "plain: compact lines as always; json: one JSON object per request and per event (pino)" },
   },
   writes: true,
   async handler(args, ctx) {
@@ -65,27 +69,41 @@ export default defineCommand({
       throw errors.usage(`serve runs on a database; drop --remote/DDS_BASE_URL and pick it with --database <url>, --local <db>, DDS_DATABASE_URL or DDS_DB (target was ${target.baseUrl})`);
     }
     const port = parsePort(String(flags.port));
+    const metricsPort = flags.metricsPort === undefined ? undefined : parsePort(String(flags.metricsPort), "--metrics-port");
+    const json = flags.logFormat === "json";
     const leaseMs = durationFlag(flags.lease, "--lease");
     if (leaseMs < 1000) throw errors.usage(`--lease ${flags.lease}: a lease shorter than 1s would be taken over while its pass still runs`);
     const { out } = ctx;
     // The address and background failures are printed even under --quiet (which silences
     // the access log): with --port 0 the address is the only way to learn the port.
     const always = new Output(ctx.io, { ...out.options, quiet: false });
-    const { createServer } = await loadServer();
+    const { createServer, createServerLogger } = await loadServer();
+    const logger = createServerLogger({ format: json ? "json" : "plain", write: (line) => always.info(line), quiet: out.options.quiet });
+    // In JSON, every line on stderr is a JSON object: the messages people read become events.
+    const say = (event: string, message: string, fields: Record<string, unknown> = {}) => (json ? logger.event(event, fields, "info", message) : out.info(message));
+    const { onEngineEvent } = await import("../../../engine/events.js");
+    const stopEvents = onEngineEvent(({ event, ...fields }) => logger.event(event, fields, event === "db_unreachable" ? "warn" : "info"));
     const { openDatabase } = await import("../../../engine/store/db.js");
-    const store = await openDatabase(target.db, { migrate: flags.migrate });
     const signals = shutdownSignal(out, ctx.io);
     try {
-      const server = await createServer({ store, quiet: out.options.quiet, log: (line) => always.info(line), worker: { pipeline: { leaseMs } } }).listen(port, flags.host);
-      out.info(out.c.dim(describeTarget(target)));
-      always.info(`listening on ${server.url}`);
-      const signal = await signals.received;
-      out.info(`${signal}: draining in-flight requests and the current pass`);
-      await server.close();
-      out.info("stopped");
+      const store = await openDatabase(target.db, { migrate: flags.migrate });
+      try {
+        const metrics = metricsPort === undefined ? undefined : { port: metricsPort, host: String(flags.metricsHost) };
+        const server = await createServer({ store, logger, metrics, worker: { pipeline: { leaseMs } } }).listen(port, flags.host);
+        if (!json) out.info(out.c.dim(describeTarget(target)));
+        if (json) logger.event("listening", { url: server.url, metricsUrl: server.metricsUrl ?? null, store: store.kind, location: store.location }, "info", `listening on ${server.url}`);
+        else always.info(`listening on ${server.url}`);
+        if (server.metricsUrl && !json) always.info(`metrics on ${server.metricsUrl}`);
+        const signal = await signals.received;
+        say("stopping", `${signal}: draining in-flight requests and the current pass`, { signal });
+        await server.close();
+        say("stopped", "stopped");
+      } finally {
+        await store.close();
+      }
     } finally {
+      stopEvents();
       signals.dispose();
-      await store.close();
     }
   },
 });

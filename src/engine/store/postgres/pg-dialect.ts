@@ -20,6 +20,7 @@ export const postgresDialect: Dialect = {
   bool: (b) => b,
   digest: (hex) => (hex === null ? null : Buffer.from(hex, "hex")),
   epochMs: (column) => `(EXTRACT(EPOCH FROM ${column}) * 1000)::bigint`,
+  timePlusMs: (expr, ms) => `(CAST(${expr} AS timestamptz) + interval '${ms} milliseconds')`,
   timeText: (column) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   jsonPath: (column, keys) => `((${column})::jsonb #> ${keyPath(keys)})`,
   jsonText: (column, keys) => `((${column})::jsonb #>> ${keyPath(keys)})`,

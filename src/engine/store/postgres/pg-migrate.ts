@@ -4,6 +4,7 @@ import type { OnMigrationProgress } from "../migration-progress.js";
 import { schemaSql } from "../schema/ddl.js";
 import { TABLES } from "../schema/tables.js";
 import { MIGRATIONS } from "./migrations/index.js";
+import { publishEngineEvent } from "../../events.js";
 
 /** A fixed advisory-lock key: one migrator at a time, whichever node starts first. */
 const MIGRATION_LOCK = 7_164_231_905;
@@ -32,7 +33,7 @@ export async function migratePostgres(client: postgres.Sql, location: string, ap
   if (!apply) {
     throw new DdsError("unavailable", `database ${location} has schema version ${applied}, older than this ddsctl's ${known}; run ddsctl migrate first`);
   }
-  return (await client.begin(async (tx) => {
+  const from = (await client.begin(async (tx) => {
     await tx.unsafe(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
     await tx.unsafe("CREATE TABLE IF NOT EXISTS dds_schema (version INTEGER NOT NULL)");
     // Re-read under the lock: another node may have migrated meanwhile.
@@ -49,6 +50,8 @@ export async function migratePostgres(client: postgres.Sql, location: string, ap
     }
     if (row) await tx.unsafe("UPDATE dds_schema SET version = $1", [known]);
     else await tx.unsafe("INSERT INTO dds_schema (version) VALUES ($1)", [known]);
-    return known - now;
+    return now;
   })) as number;
+  if (from < known) publishEngineEvent({ event: "migration_applied", store: "postgres", location, from, to: known });
+  return known - from;
 }

@@ -6,6 +6,7 @@ import type { Store } from "../store.js";
 import { redactUrl } from "../location.js";
 import { createKeyLocks } from "./pg-key-locks.js";
 import { pgIngest } from "./pg-ingest.js";
+import { meterPool } from "./pg-pool-meter.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { appliedMigrations, migratePostgres } from "./pg-migrate.js";
 import { createNotifications } from "./pg-notifications.js";
@@ -41,6 +42,9 @@ export function createClient(url: string, poolSize?: number): postgres.Sql {
   });
 }
 
+/** The pool with its use counted (see meterPool), sized as the driver was told. */
+const meterPoolOf = (client: postgres.Sql) => meterPool(client, client.options.max);
+
 /**
  * Opens the PostgreSQL store at `url`: a connection pool, the schema checked (and migrated,
  * unless told not to), the notification listener that lets several nodes act as one
@@ -48,7 +52,8 @@ export function createClient(url: string, poolSize?: number): postgres.Sql {
  */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
   const location = redactUrl(url);
-  const client = createClient(url, options.poolSize);
+  const pool = meterPoolOf(createClient(url, options.poolSize));
+  const client = pool.client;
   try {
     await migratePostgres(client, location, options.migrate ?? true, options.onMigrationProgress);
   } catch (err) {
@@ -71,6 +76,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     changeStamp: () => notifications.stamp(),
     on: (signal: Signal, fn: () => void) => notifications.on(signal, fn),
     lockKey: (workspace, key) => keyLocks.lock(workspace, key),
+    poolStats: () => pool.stats(),
     async ping() {
       // A stuck network must not hang a health check for the driver's whole connect timeout.
       let timer: NodeJS.Timeout | undefined;

@@ -23,6 +23,7 @@ export const sqliteDialect: Dialect = {
   digest: (hex) => (hex === null ? null : Buffer.from(hex, "hex")),
   // An expression has no declared type, so the executor leaves its value a number.
   epochMs: (column) => `(${column} + 0)`,
+  timePlusMs: (expr, ms) => `(${expr} + ${ms})`,
   timeText: (column) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${column} / 1000.0, 'unixepoch')`,
   // The path is inlined (its keys are checked by the caller): SQLite needs it as a
   // literal for an expression index to be usable.

@@ -9,6 +9,7 @@ import type { OnMigrationProgress } from "../migration-progress.js";
 import { schemaSql } from "../schema/ddl.js";
 import { TABLES } from "../schema/tables.js";
 import { MIGRATIONS } from "./migrations/index.js";
+import { publishEngineEvent } from "../../events.js";
 import { sqliteIngest } from "./sqlite-ingest.js";
 import { sqliteMarkStale } from "./sqlite-stale.js";
 import { SqliteConnection, sqliteRootSql } from "./sqlite-sql.js";
@@ -220,11 +221,11 @@ function migrate(raw: Database.Database, path: string, progress?: OnMigrationPro
     throw new DdsError("unavailable", `database ${path} has schema version ${applied}, newer than this ddsctl supports (${known}); upgrade ddsctl`);
   }
   if (applied === known) return;
-  raw
+  const from = raw
     .transaction(() => {
       // Re-read inside the write lock: another process may have migrated meanwhile.
       const now = Number(raw.pragma("user_version", { simple: true }));
-      if (now === known) return;
+      if (now === known) return now;
       const empty = now === 0 && raw.prepare("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'").pluck().get() === 0;
       if (empty) {
         raw.exec(schemaSql("sqlite", TABLES));
@@ -234,6 +235,8 @@ function migrate(raw: Database.Database, path: string, progress?: OnMigrationPro
         for (let i = now; i < known; i++) MIGRATIONS[i].apply(raw, progress);
       }
       raw.pragma(`user_version = ${known}`);
+      return now;
     })
     .immediate();
+  if (from < known) publishEngineEvent({ event: "migration_applied", store: "sqlite", location: path, from, to: known });
 }
