@@ -30,9 +30,9 @@ export const listArgs = {
   ...outputArgs,
 };
 
-/** `-f, --file <path|->`: a JSON request body from a file or stdin. */
+/** `-f, --file <path|->`: a request body, JSON or YAML, from a file or stdin (src/cli/body.ts reads it). */
 export function fileArg(what: string): { file: StringArg } {
-  return { file: { type: "string", short: "f", placeholder: "path|-", complete: "file", description: `${what} as JSON (- reads stdin)` } };
+  return { file: { type: "string", short: "f", placeholder: "path|-", complete: "file", description: `${what} as JSON or YAML (- reads stdin)` } };
 }
 
 /** `--no-wait` on commands that add evidence or change rules. */
