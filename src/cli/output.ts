@@ -133,8 +133,9 @@ export class Output {
   }
 
   /**
-   * Writes an error: one line `error: <detail>`; with --json, the problem object too.
-   * On a TTY the per-path problems follow, indented, so people see every one.
+   * Writes an error: one line `error: <detail>`; with --json, the problem object instead.
+   * When there are several per-path problems they follow, indented, one per line, on a
+   * terminal and in a log alike: the detail names only the first.
    */
   error(problem: Problem, hint?: string): void {
     const err = this.streams.stderr;
@@ -143,7 +144,7 @@ export class Output {
       return;
     }
     err.write(`${this.c.red("error:")} ${problem.detail}\n`);
-    if (this.stderrTTY && problem.errors && problem.errors.length > 1) {
+    if (problem.errors && problem.errors.length > 1) {
       for (const e of problem.errors) err.write(`  ${this.c.dim(e.path || "(body)")}: ${e.message}\n`);
     }
     if (hint && this.stderrTTY) err.write(`${this.c.dim(hint)}\n`);

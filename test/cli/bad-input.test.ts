@@ -185,3 +185,16 @@ describe("errors never show a stack trace", () => {
     }
   });
 });
+
+describe("an answer with several problems", () => {
+  it("prints every problem without a terminal too, one indented line each", async () => {
+    const body = { name: uniq("Twice"), identity: ["nope"], fields: [{ name: "a", type: "number" }, { name: "a", type: "string" }] };
+    const r = await run(box, ["models", "create", "-f", "-"], JSON.stringify(body));
+    expect(r.exitCode).toBe(1);
+    expect(messages(r)).toEqual([
+      'error: model definition is invalid: fields.1.name: duplicate field name "a"',
+      '  fields.1.name: duplicate field name "a"',
+      '  identity.0: identity field "nope" is not a field of the model',
+    ]);
+  });
+});
