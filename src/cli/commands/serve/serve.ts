@@ -5,6 +5,7 @@ import { loadServer } from "../../load-external.js";
 import { Output } from "../../output.js";
 import { describeTarget } from "../../target.js";
 import { durationFlag } from "../../common/duration-flag.js";
+import { startupHints } from "./startup-hints.js";
 
 function parsePort(value: string): number {
   const n = Number(value);
@@ -78,6 +79,10 @@ export default defineCommand({
     try {
       const server = await createServer({ store, quiet: out.options.quiet, log: (line) => always.info(line), worker: { pipeline: { leaseMs } } }).listen(port, flags.host);
       out.info(out.c.dim(describeTarget(target)));
+      // Before the address: whoever waits for "listening on" has read every hint.
+      const { listTokens } = await import("../../../engine/auth/index.js");
+      const active = (await listTokens(store)).filter((t) => !t.revokedAt).length;
+      for (const hint of startupHints(target.db, active, ctx.io.env)) always.warn(hint);
       always.info(`listening on ${server.url}`);
       const signal = await signals.received;
       out.info(`${signal}: draining in-flight requests and the current pass`);
