@@ -3,7 +3,7 @@
  * box or another label (bounding boxes as the browser draws them), and the graph's layout
  * library arrives in a chunk of its own, only once a case is opened.
  */
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchBrowser, type TestBrowser } from "./browser.js";
 import { startStudioProcess, workdir, type StudioProcess, type Workdir } from "./harness.js";
@@ -37,18 +37,15 @@ interface Box {
   bottom: number;
 }
 
-/** Every label's and node's box as drawn. */
-function boxes(p: Page): Promise<{ labels: Box[]; nodes: Box[] }> {
-  return p.evaluate(() => {
-    const box = (el: Element, what: string) => {
-      const r = el.getBoundingClientRect();
-      return { what, left: r.left, top: r.top, right: r.right, bottom: r.bottom };
-    };
-    return {
-      labels: [...document.querySelectorAll(".graph .edge-label")].map((el) => box(el, `label "${el.textContent}"`)),
-      nodes: [...document.querySelectorAll(".graph .node")].map((el) => box(el.querySelector("rect")!, `node ${el.getAttribute("aria-label")}`)),
-    };
-  });
+/** Every label's and node's box as drawn (playwright's boundingBox: page coordinates). */
+async function boxes(p: Page): Promise<{ labels: Box[]; nodes: Box[] }> {
+  const box = async (what: string, el: Locator): Promise<Box> => {
+    const b = (await el.boundingBox())!;
+    return { what, left: b.x, top: b.y, right: b.x + b.width, bottom: b.y + b.height };
+  };
+  const labels = await Promise.all((await p.locator(".graph .edge-label").all()).map(async (el) => box(`label "${await el.textContent()}"`, el)));
+  const nodes = await Promise.all((await p.locator(".graph .node").all()).map(async (el) => box(`node ${await el.getAttribute("aria-label")}`, el.locator("rect"))));
+  return { labels, nodes };
 }
 
 /** True when two boxes share more than a hair (half a pixel, for rounding). */
