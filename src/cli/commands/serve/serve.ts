@@ -5,6 +5,8 @@ import { loadServer } from "../../load-external.js";
 import { Output } from "../../output.js";
 import { describeTarget } from "../../target.js";
 import { durationFlag } from "../../common/duration-flag.js";
+import { startupHints } from "./startup-hints.js";
+import { migrationProgress } from "../../common/migration-progress.js";
 
 function parsePort(value: string, flag = "--port"): number {
   const n = Number(value);
@@ -86,11 +88,18 @@ export default defineCommand({
     const { openDatabase } = await import("../../../engine/store/db.js");
     const signals = shutdownSignal(out, ctx.io);
     try {
-      const store = await openDatabase(target.db, { migrate: flags.migrate });
+      const store = await openDatabase(target.db, { migrate: flags.migrate, onMigrationProgress: json ? undefined : migrationProgress(always) });
       try {
         const metrics = metricsPort === undefined ? undefined : { port: metricsPort, host: String(flags.metricsHost) };
         const server = await createServer({ store, logger, metrics, worker: { pipeline: { leaseMs } } }).listen(port, flags.host);
         if (!json) out.info(out.c.dim(describeTarget(target)));
+        // Before the address: whoever waits for "listening on" has read every hint.
+        const { listTokens } = await import("../../../engine/auth/index.js");
+        const active = (await listTokens(store)).filter((t) => !t.revokedAt).length;
+        for (const hint of startupHints(target.db, active, ctx.io.env)) {
+          if (json) logger.event("hint", {}, "warn", hint);
+          else always.warn(hint);
+        }
         if (json) logger.event("listening", { url: server.url, metricsUrl: server.metricsUrl ?? null, store: store.kind, location: store.location }, "info", `listening on ${server.url}`);
         else always.info(`listening on ${server.url}`);
         if (server.metricsUrl && !json) always.info(`metrics on ${server.metricsUrl}`);
