@@ -42,15 +42,15 @@ const englishOnly = {
 };
 
 /**
- * Large packages few commands need (the remote client's HTTP pool, the prompts, YAML) go
+ * Large packages few commands need (the remote client's HTTP pool, the prompts, YAML, jq) go
  * into bundles of their own, required when first used, so a local read loads and
  * deserialises a third of the code. They keep no state shared with the main bundle.
  */
-const SIDE = { undici: "ddsctl-undici", "@inquirer/prompts": "ddsctl-prompts", yaml: "ddsctl-yaml" };
+const SIDE = { undici: "ddsctl-undici", "@inquirer/prompts": "ddsctl-prompts", yaml: "ddsctl-yaml", "@michaelhomer/jqjs": "ddsctl-jq" };
 const sideBundles = {
   name: "side-bundles",
   setup(b) {
-    b.onResolve({ filter: /^(undici|@inquirer\/prompts|yaml)$/ }, (args) => ({ path: `./${SIDE[args.path]}.cjs`, external: true }));
+    b.onResolve({ filter: /^(undici|@inquirer\/prompts|yaml|@michaelhomer\/jqjs)$/ }, (args) => ({ path: `./${SIDE[args.path]}.cjs`, external: true }));
   },
 };
 

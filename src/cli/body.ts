@@ -11,30 +11,50 @@ export async function readStdin(io: CliIO): Promise<string> {
 }
 
 /**
- * Reads the `-f <path|->` request body: JSON from a file or stdin. An unreadable file or
- * malformed JSON is a usage error (exit 2): no request could be formed.
+ * Parses a document that is JSON or YAML. JSON is tried first (it is most bodies, and its
+ * own parser is exact about numbers and duplicate keys); YAML, loaded only then, reads the
+ * rest. Text that is neither is a usage error quoting the parser that fits its look.
  */
-export async function readBody(io: CliIO, file: string): Promise<unknown> {
+export async function parseDocument(text: string, where: string): Promise<unknown> {
+  if (text.trim() === "") throw errors.usage(`${where} is empty: give a JSON or YAML document`);
+  let jsonProblem: string;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    jsonProblem = (err as Error).message;
+  }
+  const { parse } = await import("yaml");
+  try {
+    return parse(text) as unknown;
+  } catch (err) {
+    const yamlProblem = (err as Error).message.split("\n")[0];
+    throw errors.usage(`${where} is neither JSON nor YAML: ${/^\s*[[{]/.test(text) ? jsonProblem : yamlProblem}`);
+  }
+}
+
+/**
+ * Reads a `-f <path|->` document: JSON or YAML, from a file or stdin. Every `-f` reads
+ * through here. An unreadable file or text that is neither is a usage error (exit 2): no
+ * request could be formed.
+ */
+export async function readBody(io: CliIO | undefined, file: string): Promise<unknown> {
   let text: string;
   const where = file === "-" ? "stdin" : file;
   try {
-    text = file === "-" ? await readStdin(io) : readFileSync(file, "utf8");
+    // Callers without a stdin to offer (a cases file named "-") read nothing there.
+    text = file === "-" ? (io ? await readStdin(io) : "") : readFileSync(file, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw errors.usage(code === "ENOENT" ? `cannot read ${where}: no such file` : `cannot read ${where}: ${(err as Error).message}`);
   }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw errors.usage(`${where} is not valid JSON: ${(err as Error).message}`);
-  }
+  return parseDocument(text, where);
 }
 
 /** Merges a `-f` body with fields given as flags (flags win). */
 export async function bodyFrom(io: CliIO, file: string | undefined, flags: Record<string, unknown>): Promise<Record<string, unknown>> {
   const base = file ? await readBody(io, file) : {};
   if (base === null || typeof base !== "object" || Array.isArray(base)) {
-    throw errors.usage(`the body in ${file === "-" ? "stdin" : file} must be a JSON object`);
+    throw errors.usage(`the body in ${file === "-" ? "stdin" : file} must be an object (JSON or YAML)`);
   }
   const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
   for (const [k, v] of Object.entries(flags)) if (v !== undefined) out[k] = v;

@@ -1,13 +1,15 @@
 import { Command, CommanderError } from "commander";
-import { DdsError, ExitCode, isDdsError } from "../contract/errors.js";
+import { DdsError, errors, ExitCode, isDdsError } from "../contract/errors.js";
 import { createContext, type RunState } from "./core/context.js";
 import type { ArgDefs, ArgsOf } from "./core/args.js";
 import type { CommandDefinition, GlobalFlags } from "./core/define-command.js";
 import { processIO, type CliIO } from "./core/io.js";
-import { attachCommand, GLOBAL_OPTIONS } from "./core/program.js";
+import { canonicalNoun } from "./core/aliases.js";
+import { attachCommand, GLOBAL_OPTIONS, TOPICS } from "./core/program.js";
 import { outputArgs } from "./core/shared-args.js";
 import { EXIT_INTERRUPTED } from "./exit-codes.js";
 import { Output, type Format } from "./output.js";
+import { jqRefusal } from "./output/jq-filter.js";
 import { packageVersion } from "./package-root.js";
 import { COMMANDS } from "./registry.js";
 
@@ -24,7 +26,7 @@ function isPromptInterrupt(err: unknown): boolean {
 type Run = (def: CommandDefinition, values: Record<string, unknown>, flags: GlobalFlags) => Promise<void>;
 
 /** Global options followed by a value (`--local` takes one when the next word is not a flag). */
-const OPTION_TAKES_VALUE = new Set(["--remote", "--token", "--profile", "--local"]);
+const OPTION_TAKES_VALUE = new Set(["--remote", "--token", "--profile", "--local", "--database", "--jq"]);
 
 /** The first word of the command line that is not an option or an option's value. */
 function firstWord(argv: string[]): string | undefined {
@@ -42,7 +44,8 @@ function firstWord(argv: string[]): string | undefined {
  * loading code), else all of them, for help and "unknown command".
  */
 function commandsFor(argv: string[]): CommandDefinition[] {
-  const first = firstWord(argv);
+  const word = firstWord(argv);
+  const first = word === undefined ? undefined : canonicalNoun(word);
   const mine = first === undefined ? [] : COMMANDS.filter((c) => c.command === first || c.command.startsWith(`${first} `));
   return mine.length > 0 ? mine : COMMANDS;
 }
@@ -66,6 +69,8 @@ function buildProgram(io: CliIO, run: Run, argv: string[]): Command {
     "\nExamples:\n  $ npx ddsctl demo\n  $ npx ddsctl models list -o wide\n  $ DDS_DB=/tmp/x.db npx ddsctl contexts create --name case-1 --json\n  $ npx ddsctl --database postgres://dds@db.internal/dds serve --host 0.0.0.0\n",
   );
   for (const def of commandsFor(argv)) attachCommand(program, def, (d, values, cmd) => run(d, values, cmd.optsWithGlobals()));
+  // `help` joins the last topic instead of a heading of its own.
+  program.commandsGroup(TOPICS.completion).helpCommand(true);
   return program;
 }
 
@@ -75,7 +80,7 @@ function buildProgram(io: CliIO, run: Run, argv: string[]): Command {
  */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const state: RunState = { exitCode: ExitCode.ok, interruptClaimed: false, interrupt: new AbortController() };
-  let out = new Output(io, { format: argv.includes("--json") ? "json" : "table", color: false, quiet: false });
+  let out = new Output(io, { format: argv.includes("--json") || argv.includes("--jq") ? "json" : "table", color: false, quiet: false });
   // A reader that stopped early (`| head`) is not an error: end quietly, as `git log | head`
   // does. The listener stays: the error of the last writes may arrive after main returns.
   const onStdoutError = (err: Error) => {
@@ -90,9 +95,12 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
 
   const run: Run = async (def, values, flags) => {
     // `-o` is a format where the command declares the shared one (export's -o is a file).
-    const asked = def.args.output === outputArgs.output ? (values.output as Format | undefined) : undefined;
-    const format = asked ?? (flags.json ? "json" : "table");
-    out = new Output(io, { format, color: flags.color !== false && !io.env.NO_COLOR, quiet: Boolean(flags.quiet) });
+    const printsJson = def.args.output === outputArgs.output;
+    const asked = printsJson ? (values.output as Format | undefined) : undefined;
+    const jqProblem = flags.jq === undefined ? undefined : jqRefusal(def.command, printsJson, asked);
+    if (jqProblem) throw errors.usage(jqProblem);
+    const format = asked ?? (flags.json || flags.jq !== undefined ? "json" : "table");
+    out = new Output(io, { format, color: flags.color !== false && !io.env.NO_COLOR, quiet: Boolean(flags.quiet), jq: flags.jq });
     await out.init();
     // The parser filled `values` from the same declarations that type the handler.
     const args = values as ArgsOf<ArgDefs>;

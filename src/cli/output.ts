@@ -1,5 +1,6 @@
 import type { Problem } from "../contract/errors.js";
 import type { OutStream } from "./core/io.js";
+import { compileJq, jqText, type JqFilter } from "./output/jq-filter.js";
 import { resourceNames } from "./output/resource-names.js";
 import { layoutTable, tsvEscape, type Cell } from "./output/table-layout.js";
 
@@ -11,6 +12,8 @@ export interface OutputOptions {
   format: Format;
   color: boolean;
   quiet: boolean;
+  /** `--jq`: filter every JSON body through this expression (format is json then). */
+  jq?: string;
 }
 
 /** A column of a table: header and how to get the cell from a row. */
@@ -46,6 +49,7 @@ export class Output {
   readonly stderrTTY: boolean;
   private chalk?: Chalk;
   private yaml?: Yaml;
+  private jq?: JqFilter;
   private readonly streams: OutputStreams;
 
   constructor(streams: OutputStreams, options: OutputOptions) {
@@ -60,6 +64,7 @@ export class Output {
   async init(): Promise<void> {
     if (this.options.color && (this.stdoutTTY || this.stderrTTY)) this.chalk = (await import("chalk")).default;
     if (this.options.format === "yaml") this.yaml = await import("yaml");
+    if (this.options.jq !== undefined) this.jq = await compileJq(this.options.jq);
   }
 
   /** Colour helpers that are identity functions when colour is off. */
@@ -76,8 +81,9 @@ export class Output {
     };
   }
 
-  /** Writes a result body in the structured format asked for (JSON unless -o yaml|name). */
+  /** Writes a result body in the structured format asked for (JSON unless -o yaml|name), through `--jq` when given. */
   json(value: unknown): void {
+    if (this.jq) return this.write(jqText(this.jq(value), this.stdoutTTY));
     if (this.options.format === "yaml" && this.yaml) return this.write(this.yaml.stringify(value, { aliasDuplicateObjects: false }));
     if (this.options.format === "name") {
       for (const name of resourceNames(value)) this.line(name);
@@ -133,8 +139,9 @@ export class Output {
   }
 
   /**
-   * Writes an error: one line `error: <detail>`; with --json, the problem object too.
-   * On a TTY the per-path problems follow, indented, so people see every one.
+   * Writes an error: one line `error: <detail>`; with --json, the problem object instead.
+   * When there are several per-path problems they follow, indented, one per line, on a
+   * terminal and in a log alike: the detail names only the first.
    */
   error(problem: Problem, hint?: string): void {
     const err = this.streams.stderr;
@@ -143,7 +150,7 @@ export class Output {
       return;
     }
     err.write(`${this.c.red("error:")} ${problem.detail}\n`);
-    if (this.stderrTTY && problem.errors && problem.errors.length > 1) {
+    if (problem.errors && problem.errors.length > 1) {
       for (const e of problem.errors) err.write(`  ${this.c.dim(e.path || "(body)")}: ${e.message}\n`);
     }
     if (hint && this.stderrTTY) err.write(`${this.c.dim(hint)}\n`);

@@ -65,6 +65,7 @@ import importCommand from "./commands/import/import.js";
 import exportCommand from "./commands/export/export.js";
 import completion from "./commands/completion/completion.js";
 import complete from "./commands/completion/complete.js";
+import version from "./commands/version/version.js";
 
 /**
  * Every command, in the order --help lists them. A new command is one file and one line
@@ -137,5 +138,6 @@ export const COMMANDS: CommandDefinition[] = [
   importCommand,
   exportCommand,
   completion,
+  version,
   complete,
 ];

@@ -58,6 +58,9 @@ const STATUS: Record<ErrorCode, number> = {
   internal_error: 500,
 };
 
+/** Every error code with its HTTP status: docs/problems.md documents each (a test keeps them in step). */
+export const ERROR_STATUSES: Readonly<Record<ErrorCode, number>> = STATUS;
+
 const TITLE: Record<number, string> = {
   400: "Bad Request",
   401: "Unauthorized",

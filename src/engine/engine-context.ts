@@ -41,8 +41,8 @@ export interface EngineHooks {
   onFieldRename(s: Scope, model: { id: string; name: string }, oldName: string, newName: string): Promise<void>;
   /** After a model rename, so rule paths (`Old.field`) can follow it. */
   onModelRename(s: Scope, oldName: string, newName: string): Promise<void>;
-  /** A context's type changed (rules may apply to it, or stop applying). */
-  onContextTypeChange(s: Scope, contextId: string): Promise<void>;
+  /** A context's type changed (rules may apply to it, or stop applying): its key. */
+  onContextTypeChange(s: Scope, contextKey: number): Promise<void>;
   /** After a lifecycle move (reopened contexts resume processing; events fire). */
   onContextStatusChange(s: Scope, context: { id: string; status: string }, from: string): Promise<void>;
 }

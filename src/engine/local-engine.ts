@@ -55,7 +55,7 @@ function defaultActor(): string {
  * (see openDatabase). The engine closes the store it opened.
  */
 export async function openLocalEngine(options: Omit<LocalEngineOptions, "db" | "ownsStore"> & { db: string } & OpenDatabaseOptions): Promise<LocalEngine> {
-  const store = await openDatabase(options.db, { migrate: options.migrate });
+  const store = await openDatabase(options.db, { migrate: options.migrate, onMigrationProgress: options.onMigrationProgress });
   return createLocalEngine({ ...options, db: store, ownsStore: true });
 }
 
@@ -85,12 +85,12 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   // Events are written to the outbox inside the transaction of the change that causes
   // them (pass commit, staleness, lifecycle move), so an event exists iff its change does.
   const outbox = createWebhookOutbox();
-  const markStale = async (s: Scope, ids: Iterable<string>): Promise<void> => outbox.contextsStale(s.db, await store.markStale(s.db, ids));
+  const markStale = async (s: Scope, keys: Iterable<number>): Promise<void> => outbox.contextsStale(s.db, await store.markStale(s.db, keys));
   const hooks: EngineHooks = {
     onDefinitionChange: async (s, modelIds) => markStale(s, await s.pipeline.contextsWithModels(modelIds)),
     onFieldRename: (s, model, old, next) => ruleRenames.field(s, model, old, next),
     onModelRename: (s, old, next) => ruleRenames.model(s, old, next),
-    onContextTypeChange: (s, contextId) => markStale(s, [contextId]),
+    onContextTypeChange: (s, contextKey) => markStale(s, [contextKey]),
     onContextStatusChange: (s, context, from) => outbox.contextStatusChanged(s.db, workspace, context, from),
   };
   const ctx: EngineContext = {
@@ -102,7 +102,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   const deps: IngestDeps = {
     models: createModelCache(),
     replay: createReplayRepo(workspace),
-    lookups: store.lookups,
+    ingest: store.ingest,
     markStale,
   };
   const writeGroup = store.writeGroup?.bind(store);

@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import { randomUUID } from "node:crypto";
 import { ClientAbortedError } from "./body.js";
-import type { Activity, LogFn, ServerEnv } from "./types.js";
+import type { ServerLogger } from "./server-log.js";
+import type { Activity, ServerEnv } from "./types.js";
 
 const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"]);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -18,6 +19,8 @@ export function requestIdOf(given: string | undefined): string {
 export interface AccessEntry {
   method: string;
   path: string;
+  /** The route template that answered, when one did (the JSON log shows it). */
+  route?: string;
   status: number;
   started: number;
   workspace?: string;
@@ -45,12 +48,12 @@ export function accessLine(e: AccessEntry): string {
 /**
  * The outermost middleware: request id (a sane `X-Request-Id` from the client, else a
  * new one, echoed back), the write clock the pipeline worker settles on, `Connection:
- * close` once shutdown began, and one JSON access-log line per request. The line never
- * holds the token or the body. `log` (access lines) may be off; a 5xx line, which says
- * what failed, always goes to `errorLog`. A client that went away mid-request is logged
- * as `aborted`, not as a failure of the server.
+ * close` once shutdown began, and one access-log line per request through `logger` (which
+ * keeps a 5xx line, with what failed, even when access lines are silenced). The line never
+ * holds the token or the body. A client that went away mid-request is logged as
+ * `aborted`, not as a failure of the server.
  */
-export function accessLog(activity: Activity, log: LogFn | undefined, errorLog: LogFn | undefined = log): MiddlewareHandler<ServerEnv> {
+export function accessLog(activity: Activity, logger: ServerLogger | undefined): MiddlewareHandler<ServerEnv> {
   return async (c, next) => {
     const started = performance.now();
     const requestId = requestIdOf(c.req.header("x-request-id"));
@@ -63,11 +66,9 @@ export function accessLog(activity: Activity, log: LogFn | undefined, errorLog: 
     c.header("X-Request-Id", requestId);
     // While shutting down, ask keep-alive clients to go so the drain can finish.
     if (activity.closing) c.header("Connection", "close");
+    if (!logger) return;
     const aborted = c.error instanceof ClientAbortedError;
-    const failed = c.res.status >= 500 && !aborted;
-    const sink = failed ? errorLog : log;
-    if (!sink) return;
-    const error = failed ? (c.error?.message ?? `status ${c.res.status}`) : undefined;
-    sink(accessLine({ method: c.req.method, path: c.req.path, status: c.res.status, started, workspace: c.get("principal")?.workspace, requestId, error, aborted }));
+    const error = c.res.status >= 500 && !aborted ? (c.error?.message ?? `status ${c.res.status}`) : undefined;
+    logger.request({ method: c.req.method, path: c.req.path, route: c.get("route"), status: c.res.status, started, workspace: c.get("principal")?.workspace, requestId, error, aborted });
   };
 }

@@ -19,16 +19,16 @@ import { serveDocs } from "./docs.js";
 import { declareRoute, openApiDocument } from "./openapi.js";
 import { errorResponse, internalError, problemResponse } from "./problem.js";
 import { deadline } from "./deadline.js";
-import type { Activity, LogFn, ServerEnv } from "./types.js";
+import { routeMark } from "./route-mark.js";
+import type { ServerLogger } from "./server-log.js";
+import type { Activity, ServerEnv } from "./types.js";
 
 /** What the API app is built from. */
 export interface AppOptions {
   store: Store;
   activity: Activity;
-  /** Access-log sink; undefined silences the log. */
-  log?: LogFn;
-  /** Where a 5xx line goes even when the access log is silenced (default: `log`). */
-  errorLog?: LogFn;
+  /** Where request lines go (it decides what --quiet silences); undefined logs nothing. */
+  logger?: ServerLogger;
   idempotency?: IdempotencyOptions;
   /** Body size limit in bytes (default 10 MB; tests lower it). */
   maxBodyBytes?: number;
@@ -75,7 +75,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   // session advisory locks, which need none.
   const owner = options.owner ?? (options.store.kind === "sqlite" ? createProcessOwner(options.store.location) : undefined);
   const box = secretBoxFor(options.store);
-  app.use("*", accessLog(options.activity, options.log, options.errorLog ?? options.log));
+  app.use("*", accessLog(options.activity, options.logger));
   if (options.deadlineMs) app.use("/v1/*", deadline(options.deadlineMs));
   // Liveness only: 200 while this process serves, whatever its database does (a node is
   // not restarted because the database restarted; it reconnects by itself). The database
@@ -89,18 +89,20 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
       return false;
     }
   };
-  app.get("/healthz", (c) => c.json({ status: "ok", database: options.store.reachable?.() === false ? "unreachable" : "reachable" }));
-  app.get("/readyz", async (c) => {
+  app.get("/healthz", routeMark("/healthz"), (c) => c.json({ status: "ok", database: options.store.reachable?.() === false ? "unreachable" : "reachable" }));
+  app.get("/readyz", routeMark("/readyz"), async (c) => {
     if (options.activity.closing) return c.json({ status: "draining" }, 503);
     return (await database()) ? c.json({ status: "ready" }) : c.json({ status: "unavailable", database: "unreachable" }, 503);
   });
   let doc: object | undefined;
-  app.get("/v1/openapi.json", (c) => c.json((doc ??= openApiDocument(app))));
+  app.get("/v1/openapi.json", routeMark("/v1/openapi.json"), (c) => c.json((doc ??= openApiDocument(app))));
+  app.use("/docs", routeMark("/docs"));
+  app.use("/docs/*", routeMark("/docs"));
   serveDocs(app);
   for (const route of ROUTES) {
     declareRoute(app, route);
     const path = `/v1${route.path.replace(/\{([^}]+)\}/g, ":$1")}`;
-    const chain = [requireToken(route, auth, engines), readBody(route, options.maxBodyBytes)];
+    const chain = [routeMark(`/v1${route.path}`), requireToken(route, auth, engines), readBody(route, options.maxBodyBytes)];
     if (route.method !== "GET") chain.push(idempotency(keys, options.idempotency, { engineStores: route.writeOptions, owner, box: route.secret ? box : undefined }));
     app.on([route.method], [path], ...chain, routeHandler(route));
   }

@@ -3,7 +3,7 @@ import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Problem } from "../contract/errors.js";
 import { PROBLEM_TYPE } from "./problem.js";
-import type { LogFn } from "./types.js";
+import type { ServerLogger } from "./server-log.js";
 
 /** The server's time-outs (see ServerTimeouts in server.ts), for the 408's message. */
 export interface TimeoutsInWords {
@@ -22,7 +22,8 @@ export function clientErrorProblem(code: string | undefined, reason: string, t: 
   return problem(400, "invalid_request", `malformed HTTP request: ${reason}`);
 }
 
-function problem(status: number, code: string, detail: string): Problem {
+/** A problem built outside the contract's codes (transport-level refusals). */
+export function problem(status: number, code: string, detail: string): Problem {
   return { type: `https://ddsctl.dev/problems/${code.replace(/_/g, "-")}`, title: STATUS_CODES[status] ?? "Error", status, detail, code };
 }
 
@@ -39,7 +40,7 @@ type WithResponse = Duplex & { _httpMessage?: { headersSent?: boolean } | null }
  * (there is no request or response object at this point), then the connection closes.
  * A socket already answering, or already gone, is only destroyed.
  */
-export function onClientError(log: LogFn | undefined, timeouts: TimeoutsInWords): (err: ClientError, socket: Duplex) => void {
+export function onClientError(logger: ServerLogger | undefined, timeouts: TimeoutsInWords): (err: ClientError, socket: Duplex) => void {
   return (err, socket) => {
     const busy = (socket as WithResponse)._httpMessage?.headersSent === true;
     if (err.code === "ECONNRESET" || err.code === "EPIPE" || !socket.writable || busy) {
@@ -47,16 +48,26 @@ export function onClientError(log: LogFn | undefined, timeouts: TimeoutsInWords)
       return;
     }
     const p = clientErrorProblem(err.code, err.reason ?? err.message, timeouts);
-    const requestId = randomUUID();
-    const body = JSON.stringify(p);
-    socket.write(
-      `HTTP/1.1 ${p.status} ${p.title}\r\nContent-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-    );
-    // Closes once the answer is flushed, whether or not the client ever closes its side.
-    const net = socket as Duplex & { destroySoon?: () => void };
-    if (net.destroySoon) net.destroySoon();
-    else socket.end();
-    log?.(JSON.stringify({ time: new Date().toISOString(), event: "client_error", status: p.status, code: err.code ?? "unknown", requestId }));
+    const requestId = writeProblem(socket, p);
+    logger?.refused({ status: p.status, code: err.code ?? "unknown", requestId });
   };
+}
+
+/**
+ * Writes a whole problem+json answer straight to a socket (no response object exists) and
+ * closes the connection once it is flushed. Returns the answer's request id.
+ */
+export function writeProblem(socket: Duplex, p: Problem, headers: Record<string, string> = {}): string {
+  const requestId = randomUUID();
+  const body = JSON.stringify(p);
+  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+  socket.write(
+    `HTTP/1.1 ${p.status} ${p.title}\r\nContent-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\n${extra}Connection: close\r\n\r\n${body}`,
+  );
+  // Closes once the answer is flushed, whether or not the client ever closes its side.
+  const net = socket as Duplex & { destroySoon?: () => void };
+  if (net.destroySoon) net.destroySoon();
+  else socket.end();
+  return requestId;
 }

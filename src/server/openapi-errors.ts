@@ -50,7 +50,8 @@ function add(codes: ErrorCodes, status: number, ...values: string[]): void {
  *   `bulk_limit_exceeded` on bulk routes;
  * - 401 `unauthorized`; 403 `forbidden` where the route needs more than `read`;
  * - 404 `not_found` where the path names a resource or the operation names one;
- * - 408 `request_timeout` and 431 `header_fields_too_large` (the HTTP layer, any request);
+ * - 408 `request_timeout`, 417 `expectation_failed` and 431 `header_fields_too_large` (the
+ *   HTTP layer, any request);
  * - 409 `idempotency_in_progress` on every write, plus the operation's own conflicts;
  * - 413 `payload_too_large` on non-bulk writes (any body is read within the limit);
  * - 422 `validation_failed` where a body is read (the JSON limits at least), plus the
@@ -69,6 +70,7 @@ export function errorCodesOf(route: RouteSpec): ErrorCodes {
   if (route.method !== "GET" && !route.bulk) add(codes, 413, "payload_too_large");
   if (route.body) add(codes, 422, "validation_failed");
   if (domain[422]) add(codes, 422, ...domain[422]);
+  add(codes, 417, "expectation_failed");
   add(codes, 431, "header_fields_too_large");
   return new Map([...codes].sort((a, b) => a[0] - b[0]));
 }

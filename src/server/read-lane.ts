@@ -3,11 +3,13 @@ import { pathParams, ROUTES, type RouteSpec } from "../contract/routes.js";
 import { hasScope, type Authenticator, type Principal } from "../engine/auth/index.js";
 import type { Store } from "../engine/store/store.js";
 import { StampedCache } from "../engine/store/stamped-cache.js";
-import { accessLine, requestIdOf } from "./access-log.js";
+import { requestIdOf } from "./access-log.js";
 import { bearerToken } from "./auth.js";
 import type { EngineCache } from "./engines.js";
 import { parseRouteQuery } from "./query.js";
-import type { Activity, LogFn } from "./types.js";
+import { markRoute } from "./route-mark.js";
+import type { ServerLogger } from "./server-log.js";
+import type { Activity } from "./types.js";
 
 /** The node:http listener everything else goes to (the Hono app). */
 export type Listener = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -26,23 +28,32 @@ const MAX_CACHED = 1000;
 interface Compiled {
   route: RouteSpec;
   pattern: RegExp;
+  /** The route template metrics and logs name it by. */
+  template: string;
 }
 
 /** GET routes as patterns over the raw path, in table order (the app's matching order). */
 function compileGetRoutes(): Compiled[] {
   return ROUTES.filter((r) => r.method === "GET").map((route) => {
     const source = route.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "([^/]+)");
-    return { route, pattern: new RegExp(`^/v1${source}$`) };
+    return { route, pattern: new RegExp(`^/v1${source}$`), template: `/v1${route.path}` };
   });
 }
 
-/** What the read lane needs: the store, the app's own authenticator, engines, activity and log. */
+/** A GET route matched on a raw path, with its path arguments. */
+interface Found {
+  route: RouteSpec;
+  template: string;
+  args: string[];
+}
+
+/** What the read lane needs: the store, the app's own authenticator, engines, activity and logger. */
 export interface ReadLaneOptions {
   store: Store;
   auth: Authenticator;
   engines: EngineCache;
   activity: Activity;
-  log?: LogFn;
+  logger?: ServerLogger;
 }
 
 /**
@@ -65,7 +76,7 @@ export interface ReadLaneOptions {
  * read itself (a context lookup answered ~4k requests/s through the app alone).
  */
 export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage, res: ServerResponse, next: Listener) => void {
-  const { store, auth, engines, activity, log } = options;
+  const { store, auth, engines, activity, logger } = options;
   const cache = new StampedCache<string>(MAX_CACHED);
   const routes = compileGetRoutes();
   const params = new Map(routes.map((c) => [c.route, pathParams(c.route.path).length]));
@@ -76,11 +87,11 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     const segment = c.route.path.split("/")[1];
     bySegment.set(segment, [...(bySegment.get(segment) ?? []), c]);
   }
-  const match = (path: string): { route: RouteSpec; args: string[] } | undefined => {
+  const match = (path: string): Found | undefined => {
     const end = path.indexOf("/", 4);
     for (const c of bySegment.get(path.slice(4, end < 0 ? undefined : end)) ?? []) {
       const m = c.pattern.exec(path);
-      if (m) return { route: c.route, args: m.slice(1, 1 + params.get(c.route)!) };
+      if (m) return { route: c.route, template: c.template, args: m.slice(1, 1 + params.get(c.route)!) };
     }
     return undefined;
   };
@@ -97,13 +108,14 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     return value;
   };
 
-  const serve = (req: IncomingMessage, res: ServerResponse, next: Listener, found: { route: RouteSpec; args: string[] }, principal: Principal, stamp: string, started: number) => {
+  const serve = (req: IncomingMessage, res: ServerResponse, next: Listener, found: Found, principal: Principal, stamp: string, started: number) => {
     const path = req.url!;
     const send = (body: string) => {
       const requestId = requestIdOf(header(req, "x-request-id"));
+      markRoute(res, found.template);
       res.writeHead(found.route.status, { "content-type": "application/json", "x-request-id": requestId, "content-length": Buffer.byteLength(body) });
       res.end(body);
-      log?.(accessLine({ method: "GET", path, status: found.route.status, started, workspace: principal.workspace, requestId }));
+      if (logger?.requests) logger.request({ method: "GET", path, route: found.template, status: found.route.status, started, workspace: principal.workspace, requestId });
     };
     const cacheable = found.route.operation.startsWith("get");
     const key = `${principal.workspace}\n${path}`;

@@ -1,6 +1,6 @@
 import { getRequestListener } from "@hono/node-server";
 import { randomUUID } from "node:crypto";
-import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DdsError } from "../contract/errors.js";
 import type { Store } from "../engine/store/store.js";
@@ -10,12 +10,16 @@ import { sealClearSecrets } from "../engine/secrets/secret-rotation.js";
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from "../engine/webhooks/index.js";
 import { createAuthenticator } from "../engine/auth/index.js";
 import { createApp } from "./app.js";
-import { onClientError } from "./client-error.js";
+import { guardBareAnswers, HTTP_SERVER_OPTIONS, lacksHost, refuseMissingHost } from "./bare-answers.js";
 import { isDatabaseUnavailable } from "./problem.js";
 import { createEngineCache } from "./engines.js";
 import { createReadLane } from "./read-lane.js";
 import type { IdempotencyOptions } from "./idempotency.js";
+import { createMetrics, type ServerMetrics } from "./metrics.js";
+import { listenMetrics, type MetricsListener } from "./metrics-listener.js";
+import { createServerLogger, type LogFormat, type ServerLogger } from "./server-log.js";
 import type { Activity, LogFn } from "./types.js";
+import type { PipelineObserver } from "../engine/pipeline/worker.js";
 import { startWorker, type RunningWorker, type WorkerOptions } from "./worker.js";
 
 /** Options of `createServer`. */
@@ -26,6 +30,12 @@ export interface ServerOptions {
   quiet?: boolean;
   /** Where log lines go (default: stderr). */
   log?: LogFn;
+  /** `plain` (default: the compact lines) or `json` (one pino object per line). */
+  logFormat?: LogFormat;
+  /** A logger made by the caller (`serve` logs its own events through it); overrides log, quiet and logFormat. */
+  logger?: ServerLogger;
+  /** Serve `GET /metrics` on a listener of its own (the API's port never does). */
+  metrics?: { port: number; host?: string };
   /** Pipeline worker timing, or false to run no worker (tests of the HTTP layer alone). */
   worker?: WorkerOptions | false;
   /** Webhook dispatcher settings, or false to deliver nothing (events stay in the outbox). */
@@ -67,6 +77,8 @@ export interface RunningServer {
   host: string;
   /** The API base URL, `http://host:port/v1`. */
   url: string;
+  /** `http://host:port/metrics` when metrics are served. */
+  metricsUrl?: string;
   /** Stops accepting, drains in-flight requests and the current pass, stops timers. */
   close(): Promise<void>;
 }
@@ -74,12 +86,12 @@ export interface RunningServer {
 const stderrLog: LogFn = (line) => process.stderr.write(`${line}\n`);
 
 /**
- * A structured log line for a background failure (never a stack). Refusals of a database
- * that is away are not logged one by one: the store logs the outage, once, and its end.
+ * A log line for a background failure (never a stack). Refusals of a database that is away
+ * are not logged one by one: the store reports the outage, once, and its end.
  */
-function logError(log: LogFn, event: string) {
+function logError(logger: ServerLogger, event: string) {
   return (err: unknown) => {
-    if (!isDatabaseUnavailable(err)) log(JSON.stringify({ time: new Date().toISOString(), event, error: err instanceof Error ? err.message : String(err) }));
+    if (!isDatabaseUnavailable(err)) logger.event(event, { error: err instanceof Error ? err.message : String(err) }, "error");
   };
 }
 
@@ -91,45 +103,61 @@ function logError(log: LogFn, event: string) {
  */
 export function createServer(options: ServerOptions) {
   const { store } = options;
-  const log = options.log ?? stderrLog;
+  const logger = options.logger ?? createServerLogger({ format: options.logFormat, write: options.log ?? stderrLog, quiet: options.quiet });
   const activity: Activity = { lastWriteAt: 0, closing: false };
-  const accessLog = options.quiet ? undefined : log;
-  const auth = createAuthenticator(store, { onError: logError(log, "token_touch_error") });
+  const auth = createAuthenticator(store, { onError: logError(logger, "token_touch_error") });
   const engines = createEngineCache(store);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const metrics: ServerMetrics | undefined = options.metrics ? createMetrics(store) : undefined;
   // Marks on running Idempotency-Keys name this process; its lock dies with it, so after
   // a crash a retry is taken over at once (released at close).
   const owner = store.kind === "sqlite" ? createProcessOwner(store.location) : undefined;
-  // Errors are logged whatever --quiet says: it silences access lines only.
-  const app = createApp({ store, activity, log: accessLog, errorLog: log, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes, auth, engines, owner, deadlineMs: timeouts.responseMs });
-  const lane = createReadLane({ store, auth, engines, activity, log: accessLog });
+  const app = createApp({ store, activity, logger, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes, auth, engines, owner, deadlineMs: timeouts.responseMs });
+  const lane = createReadLane({ store, auth, engines, activity, logger });
+  const worker: WorkerOptions | false | undefined = options.worker === false ? false : withObserver(options.worker, metrics, logger);
 
   async function listen(port = 8080, host = "127.0.0.1"): Promise<RunningServer> {
     const server = await new Promise<Server>((resolve, reject) => {
       // A request Node parsed but no URL can be built from (a target of `*`) never reaches
       // the app: answer it here, as problem+json like every other refusal.
-      const appListener = getRequestListener(app.fetch, { hostname: host, errorHandler: (err) => listenerError(err, log) });
+      const appListener = getRequestListener(app.fetch, { hostname: host, errorHandler: (err) => listenerError(err, logger) });
+      const handle = (req: IncomingMessage, res: ServerResponse) => (lacksHost(req) ? refuseMissingHost(res, logger) : lane(req, res, appListener));
+      // Without metrics the listener is exactly what it was: no cost for what nobody scrapes.
+      const listener = metrics
+        ? (req: IncomingMessage, res: ServerResponse) => {
+            metrics.track(req, res);
+            handle(req, res);
+          }
+        : handle;
       const s = createHttpServer(
-        { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, keepAliveTimeout: timeouts.keepAliveMs, connectionsCheckingInterval: CHECK_TIMEOUTS_EVERY_MS },
-        (req, res) => lane(req, res, appListener),
+        { ...HTTP_SERVER_OPTIONS, headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, keepAliveTimeout: timeouts.keepAliveMs, connectionsCheckingInterval: CHECK_TIMEOUTS_EVERY_MS },
+        listener,
       );
-      s.on("clientError", onClientError(accessLog, { headersMs: timeouts.headersMs, requestMs: timeouts.requestMs }));
+      guardBareAnswers(s, logger, { headersMs: timeouts.headersMs, requestMs: timeouts.requestMs });
       s.once("error", (err) => reject(new DdsError("unavailable", `cannot listen on ${host}:${port}: ${err.message}`)));
       s.listen(port, host, () => resolve(s));
     });
+    let scrape: MetricsListener | undefined;
+    try {
+      if (metrics && options.metrics) scrape = await listenMetrics(metrics, options.metrics.port, options.metrics.host ?? "127.0.0.1", logger);
+    } catch (err) {
+      server.close();
+      throw err;
+    }
     const bound = (server.address() as AddressInfo).port;
     try {
       // A database from before secrets were encrypted: seal what it kept in clear text.
       await sealClearSecrets(store);
     } catch (err) {
-      logError(log, "secret_sealing_error")(err);
+      logError(logger, "secret_sealing_error")(err);
     }
-    const worker: RunningWorker | undefined = options.worker === false ? undefined : startWorker(store, activity, options.worker, log);
-    const dispatcher = options.webhooks === false ? undefined : createWebhookDispatcher(store, { onError: logError(log, "webhook_error"), ...options.webhooks });
+    const running: RunningWorker | undefined = worker === false ? undefined : startWorker(store, activity, worker, logger);
+    const dispatcher =
+      options.webhooks === false ? undefined : createWebhookDispatcher(store, { onError: logError(logger, "webhook_error"), onAttempt: metrics?.delivery, ...options.webhooks });
     dispatcher?.start();
     const idem = createIdempotencyRepo(store);
     // A busy database only delays the purge; expired keys are ignored on lookup anyway.
-    const purgeExpired = () => void idem.purge(Date.now()).catch(logError(log, "idempotency_purge_error"));
+    const purgeExpired = () => void idem.purge(Date.now()).catch(logError(logger, "idempotency_purge_error"));
     const purge = setInterval(purgeExpired, options.idempotency?.purgeEveryMs ?? 10 * 60_000);
     purge.unref();
     purgeExpired();
@@ -139,11 +167,12 @@ export function createServer(options: ServerOptions) {
         activity.closing = true;
         await drain(server, options.shutdownTimeoutMs ?? 30_000);
         clearInterval(purge);
-        await worker?.stop();
+        await scrape?.close();
+        await running?.stop();
         await dispatcher?.stop();
         owner?.release();
       })());
-    return { port: bound, host, url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}/v1`, close };
+    return { port: bound, host, url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}/v1`, metricsUrl: scrape?.url, close };
   }
 
   return { app, store, listen };
@@ -152,13 +181,33 @@ export function createServer(options: ServerOptions) {
 /** How often Node looks for requests past their time-out (its default, 30 s, would let one run 50 % over). */
 const CHECK_TIMEOUTS_EVERY_MS = 1_000;
 
+/**
+ * Worker options whose pipeline also tells the metrics about claims and passes, and the log
+ * about take-overs (any observer the caller gave is kept).
+ */
+function withObserver(options: WorkerOptions | undefined, metrics: ServerMetrics | undefined, logger: ServerLogger): WorkerOptions {
+  const given = options?.pipeline?.observer;
+  const observer: PipelineObserver = {
+    claimed(claim) {
+      given?.claimed?.(claim);
+      metrics?.claimed(claim);
+      if (claim.takenOver) logger.event("claim_takeover", { contextId: claim.contextId, workspace: claim.workspace }, "warn");
+    },
+    passed(claim, outcome, seconds) {
+      given?.passed?.(claim, outcome, seconds);
+      metrics?.passed(outcome, seconds);
+    },
+  };
+  return { ...options, pipeline: { ...options?.pipeline, observer } };
+}
+
 /** The answer to a request the Node adapter could not hand to the app. */
-function listenerError(err: unknown, log: LogFn): Response {
+function listenerError(err: unknown, logger: ServerLogger): Response {
   const badRequest = err instanceof Error && err.name === "RequestError";
   const problem = badRequest
     ? new DdsError("invalid_request", `malformed request target: ${err.message}`).toProblem()
     : new DdsError("internal_error", "the server failed to process the request; it has been logged").toProblem();
-  if (!badRequest) logError(log, "request_error")(err);
+  if (!badRequest) logError(logger, "request_error")(err);
   return new Response(JSON.stringify(problem), { status: problem.status, headers: { "content-type": "application/problem+json", "x-request-id": randomUUID() } });
 }
 

@@ -5,6 +5,8 @@ import type { LocalEngine } from "../engine/local-engine.js";
 /** Per-request values the middleware chain hands to the route handler. */
 export interface RequestVars {
   requestId: string;
+  /** The route template that matched (`/v1/contexts/{contextId}`), set first in its chain. */
+  route: string;
   /** The authenticated token (set by the auth middleware). */
   principal: Principal;
   /** The engine of the token's workspace, acting as `token:<tokenId>`. */

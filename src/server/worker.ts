@@ -3,7 +3,8 @@ import type { Store } from "../engine/store/store.js";
 import { createPipeline, type PipelineOptions } from "../engine/pipeline/worker.js";
 import { withWebhookEvents } from "../engine/webhooks/index.js";
 import { isDatabaseUnavailable } from "./problem.js";
-import type { Activity, LogFn } from "./types.js";
+import type { ServerLogger } from "./server-log.js";
+import type { Activity } from "./types.js";
 
 /** Timing of the in-process pipeline worker. */
 export interface WorkerOptions {
@@ -42,7 +43,7 @@ export interface RunningWorker {
  * (every workspace), a pass at a time while work exists, yielding to the event loop
  * between passes so requests keep flowing.
  */
-export function startWorker(store: Store, activity: Activity, options: WorkerOptions = {}, log?: LogFn): RunningWorker {
+export function startWorker(store: Store, activity: Activity, options: WorkerOptions = {}, logger?: ServerLogger): RunningWorker {
   const idleMs = options.idleMs ?? 50;
   const settleMs = options.settleMs ?? 50;
   const maxDeferMs = options.maxDeferMs ?? 1000;
@@ -80,7 +81,7 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
   });
   // While the database is away every pass fails alike; the store reports the outage once.
   const logError = (err: unknown) => {
-    if (!isDatabaseUnavailable(err)) log?.(JSON.stringify({ time: new Date().toISOString(), event: "pipeline_error", error: (err as Error).message }));
+    if (!isDatabaseUnavailable(err)) logger?.event("pipeline_error", { error: (err as Error).message }, "error");
   };
 
   /** How long an idle worker sleeps: SQLite polls; PostgreSQL waits for a notification or the next lease end. */

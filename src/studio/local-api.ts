@@ -11,6 +11,7 @@ import { createLocalEngine, type LocalEngine } from "../engine/local-engine.js";
 import { isPostgresUrl, openDatabase } from "../engine/store/db.js";
 import type { Store } from "../engine/store/store.js";
 import { createApp } from "../server/app.js";
+import { createServerLogger } from "../server/server-log.js";
 import type { Activity, LogFn } from "../server/types.js";
 import { startWorker, type WorkerOptions } from "../server/worker.js";
 import { createSessionAuthenticator } from "./session.js";
@@ -39,7 +40,7 @@ export async function createLocalApi(options: LocalApiOptions): Promise<ApiBacke
   const engines = { get: () => (engine ??= createLocalEngine({ db: store, workspace: options.workspace })) };
   const app = createApp({ store, activity, auth: createSessionAuthenticator(options.sessionKey, options.workspace), engines });
   const listener = getRequestListener(app.fetch);
-  const worker = startWorker(store, activity, options.worker, options.log);
+  const worker = startWorker(store, activity, options.worker, options.log ? createServerLogger({ write: options.log }) : undefined);
   return {
     describe: `local ${store.location}`,
     handle: (req, res) => void listener(req, res),

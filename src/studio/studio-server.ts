@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { DdsError } from "../contract/errors.js";
 import type { LogFn } from "../server/types.js";
 import type { WorkerOptions } from "../server/worker.js";
-import { allowedHosts, refusal } from "./host-check.js";
+import { allowedHosts, hostNames, refusal } from "./host-check.js";
 import { createLocalApi } from "./local-api.js";
 import { replyProblem } from "./problem-reply.js";
 import { createRemoteProxy } from "./remote-proxy.js";
@@ -24,6 +24,8 @@ export interface StudioOptions {
   target: StudioTarget;
   port: number;
   host?: string;
+  /** More names browsers may use in `Host` (`--allow-host`); needed when `host` is a wildcard. */
+  allowHosts?: string[];
   /** Background failures (pipeline errors). */
   log: LogFn;
   /** The built page (default: dist/web). */
@@ -57,6 +59,8 @@ async function backendFor(options: StudioOptions, sessionKey: string): Promise<A
 /** Starts the studio on `host:port` (127.0.0.1 by default; port 0 picks a free one). */
 export async function startStudio(options: StudioOptions): Promise<RunningStudio> {
   const host = options.host ?? "127.0.0.1";
+  // Checked before anything opens: a wildcard without --allow-host is refused here.
+  const names = hostNames(host, options.allowHosts);
   const sessionKey = options.sessionKey ?? newSessionKey();
   const files = createStaticFiles(options.assetsDir ?? defaultAssetsDir());
   const api = await backendFor(options, sessionKey);
@@ -87,8 +91,9 @@ export async function startStudio(options: StudioOptions): Promise<RunningStudio
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
-  hosts = allowedHosts(host, port);
-  const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  hosts = allowedHosts(host, port, options.allowHosts);
+  // The URL names the first allowed name: the address itself, or the first --allow-host.
+  const origin = `http://${names[0]}:${port}`;
   let closing: Promise<void> | undefined;
   return {
     url: `${origin}/#session=${sessionKey}`,

@@ -17,22 +17,22 @@ const file = (name: string, text: string) => {
 };
 
 describe("request bodies given with -f", () => {
-  it("a file with malformed JSON is a usage error (exit 2) saying it is not valid JSON", async () => {
+  it("a file with malformed JSON is a usage error (exit 2) saying it is neither JSON nor YAML", async () => {
     const path = file("bad.json", "{bad");
-    const line = expectErrorLine(await run(box, ["models", "create", "-f", path]), 2, /not valid JSON/);
+    const line = expectErrorLine(await run(box, ["models", "create", "-f", path]), 2, /neither JSON nor YAML/);
     expect(line).toContain(path);
-    expectErrorLine(await run(box, ["contexts", "create", "-f", path]), 2, /not valid JSON/);
+    expectErrorLine(await run(box, ["contexts", "create", "-f", path]), 2, /neither JSON nor YAML/);
   });
 
   it("malformed JSON on stdin, or an empty stdin, is a usage error too", async () => {
-    expectErrorLine(await run(box, ["contexts", "create", "-f", "-"], "{bad"), 2, /^error: stdin is not valid JSON/);
-    expectErrorLine(await run(box, ["contexts", "create", "-f", "-"], ""), 2, /stdin is not valid JSON/);
+    expectErrorLine(await run(box, ["contexts", "create", "-f", "-"], "{bad"), 2, /^error: stdin is neither JSON nor YAML/);
+    expectErrorLine(await run(box, ["contexts", "create", "-f", "-"], ""), 2, /stdin is empty/);
   });
 
   it("under --json a usage error is the problem object on stderr", async () => {
     const path = file("bad2.json", "[1,");
     const p = expectProblem(await run(box, ["models", "create", "-f", path, "--json"]), 2, 400, "invalid_request");
-    expect(p.detail).toMatch(/not valid JSON/);
+    expect(p.detail).toMatch(/neither JSON nor YAML/);
   });
 
   it("a missing file is a usage error (exit 2)", async () => {
@@ -40,8 +40,8 @@ describe("request bodies given with -f", () => {
   });
 
   it("JSON that is not an object is a usage error (exit 2)", async () => {
-    expectErrorLine(await run(box, ["contexts", "create", "-f", "-"], "[1,2]"), 2, /must be a JSON object/);
-    expectErrorLine(await run(box, ["contexts", "create", "-f", "-"], '"text"'), 2, /must be a JSON object/);
+    expectErrorLine(await run(box, ["contexts", "create", "-f", "-"], "[1,2]"), 2, /must be an object \(JSON or YAML\)/);
+    expectErrorLine(await run(box, ["contexts", "create", "-f", "-"], '"text"'), 2, /must be an object \(JSON or YAML\)/);
   });
 
   it("an unknown property is 400 naming it (exit 1)", async () => {
@@ -183,5 +183,18 @@ describe("errors never show a stack trace", () => {
       expect(r.stderr).not.toMatch(/\bError: /);
       expect(messages(r).length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("an answer with several problems", () => {
+  it("prints every problem without a terminal too, one indented line each", async () => {
+    const body = { name: uniq("Twice"), identity: ["nope"], fields: [{ name: "a", type: "number" }, { name: "a", type: "string" }] };
+    const r = await run(box, ["models", "create", "-f", "-"], JSON.stringify(body));
+    expect(r.exitCode).toBe(1);
+    expect(messages(r)).toEqual([
+      'error: model definition is invalid: fields.1.name: duplicate field name "a"',
+      '  fields.1.name: duplicate field name "a"',
+      '  identity.0: identity field "nope" is not a field of the model',
+    ]);
   });
 });

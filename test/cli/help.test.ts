@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TOPICS } from "../../src/cli/core/program.js";
 import { COMMANDS } from "../../src/cli/registry.js";
 import { ddsctlBinary, sandbox, type Sandbox } from "../helpers/cli.js";
 import { run } from "./support.js";
@@ -40,6 +41,21 @@ describe("--help", () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain("Examples:");
     for (const noun of NOUNS) expect(r.stdout).toMatch(new RegExp(`^  ${noun}\\b`, "m"));
+  });
+
+  it("the top level groups the commands by topic, as gh does, every one under its heading", async () => {
+    const r = await run(box, ["--help"]);
+    const sections = r.stdout.split(/\n\n/);
+    const headings = [...new Set(Object.values(TOPICS))];
+    expect(headings.length).toBeGreaterThanOrEqual(4);
+    for (const noun of [...NOUNS, "help"]) {
+      const heading = TOPICS[noun] ?? TOPICS.completion;
+      const section = sections.find((s) => s.startsWith(heading));
+      expect(section, heading).toBeDefined();
+      expect(section, `${noun} under ${heading}`).toMatch(new RegExp(`^  ${noun}\\b`, "m"));
+    }
+    // Every visible command word has its topic: none falls back to a generic "Commands:".
+    expect(r.stdout).not.toContain("\nCommands:\n");
   });
 
   it("`ddsctl help` exits 0", async () => {

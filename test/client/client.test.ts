@@ -120,9 +120,9 @@ describe("retries", () => {
     await client.close();
   });
 
-  it("gives up after 3 retries and reports the server unavailable; reads carry no key", async () => {
+  it("gives up after its retries and reports the server unavailable; reads carry no key", async () => {
     const { base, seen } = await fake((_n, req) => req.socket.destroy());
-    const client = createHttpClient({ baseUrl: base, token: "dds_t", backoffMs: 1 });
+    const client = createHttpClient({ baseUrl: base, token: "dds_t", backoffMs: 1, retries: 3 });
     const err = await failure(client.listContexts({ limit: 5 }));
     expect(err.code).toBe("unavailable");
     expect(seen).toHaveLength(4);
@@ -142,7 +142,7 @@ describe("responses", () => {
     await client.close();
   });
 
-  it("a non-problem gateway error is unavailable; 204 resolves to undefined", async () => {
+  it("a non-problem gateway error is unavailable (once retries are spent); 204 resolves to undefined", async () => {
     const { base } = await fake((n, _req, res) => {
       if (n === 0) {
         res.writeHead(502, { "content-type": "text/html" });
@@ -151,7 +151,7 @@ describe("responses", () => {
       res.writeHead(204);
       res.end();
     });
-    const client = createHttpClient({ baseUrl: base, token: "dds_t" });
+    const client = createHttpClient({ baseUrl: base, token: "dds_t", retries: 0 });
     expect((await failure(client.getModel("m"))).code).toBe("unavailable");
     expect(await client.deleteModel("m")).toBeUndefined();
     await client.close();

@@ -163,7 +163,7 @@ describe("two serve nodes on one PostgreSQL", () => {
     }
     const db = inspect(url);
     try {
-      const stored = (await db.unsafe("SELECT id FROM contributions")).map((r) => r.id as string);
+      const stored = (await db.unsafe("SELECT uuid::text AS id FROM contributions")).map((r) => r.id as string);
       expect(stored).toHaveLength(batches.length * 100);
       expect(new Set(stored)).toEqual(answered);
       await until(allResolved(db), "every context to be resolved");
@@ -251,7 +251,7 @@ describe("two serve nodes on one PostgreSQL", () => {
       try {
         // The receiver answers before the sender records the result: wait for the record.
         const rows = await until(async () => {
-          const r = await db.unsafe("SELECT message_id AS id, attempts, status FROM webhook_deliveries");
+          const r = await db.unsafe("SELECT 'msg_' || message_id AS id, attempts, status FROM webhook_deliveries");
           return r[0]?.status === "delivered" && r;
         }, "the delivery to be recorded");
         expect(rows).toEqual([{ id: attempts[0].id, attempts: 2, status: "delivered" }]);

@@ -11,12 +11,15 @@ import { binDir, freePort, startPostgres, type PgCluster } from "../helpers/pg-c
  * section), so the page cannot drift from what works. What the test supplies:
  *
  * - the variables the page asks the operator to set (PGHOST, PGPORT, PGUSER, PORT,
- *   STANDBY_HOST, STANDBY_PORT), pointing at the throwaway servers and a free port;
+ *   METRICS_PORT, STANDBY_HOST, STANDBY_PORT), pointing at the throwaway servers and free
+ *   ports;
  * - `ddsctl` on the PATH (this checkout), PostgreSQL's client programs, and a working folder
  *   holding `models/` (the mortgage fixtures) and `evidence.ndjson`, the operator's files.
  *
  * A line that starts `ddsctl serve` runs in the background (it runs until stopped), and the
- * next line waits until that node is ready; a later `ddsctl serve` line replaces it.
+ * next line waits until that node is ready; a later `ddsctl serve` line replaces it. A
+ * `ddsctl serve … &` line, which puts itself in the background and is stopped by its own
+ * block, runs as written once the node before it has stopped.
  *
  * Markers, an HTML comment on the line before a block (any other is an error):
  * - `<!-- deployment-test: yours -->`: the block sets the operator's variables; it is not
@@ -27,7 +30,7 @@ import { binDir, freePort, startPostgres, type PgCluster } from "../helpers/pg-c
  */
 const ROOT = resolve(import.meta.dirname, "../..");
 const PAGE = join(ROOT, "docs", "deployment.md");
-const SUPPLIED = ["PGHOST", "PGPORT", "PGUSER", "PORT", "STANDBY_HOST", "STANDBY_PORT"];
+const SUPPLIED = ["PGHOST", "PGPORT", "PGUSER", "PORT", "METRICS_PORT", "STANDBY_HOST", "STANDBY_PORT"];
 const MARKERS = new Set(["yours", "failover", "skip"]);
 
 interface Block {
@@ -60,12 +63,14 @@ function script(lines: string[], envFile: string): string {
     "set -euo pipefail",
     `[ -f ${envFile} ] && source ${envFile}`,
     // A node already started by an earlier line gives way to the new one.
-    'stop_node() { if [ -f serve.pid ]; then kill -TERM "$(cat serve.pid)" 2>/dev/null || true; while kill -0 "$(cat serve.pid)" 2>/dev/null; do sleep 0.1; done; rm -f serve.pid; fi; }',
-    'node_ready() { for _ in $(seq 600); do curl -fsS -o /dev/null "http://localhost:$PORT/readyz" && return 0; kill -0 "$(cat serve.pid)" 2>/dev/null || { cat serve.log >&2; return 1; }; sleep 0.1; done; cat serve.log >&2; return 1; }',
+    'stop_node() { if [ -f node.pid ]; then kill -TERM "$(cat node.pid)" 2>/dev/null || true; while kill -0 "$(cat node.pid)" 2>/dev/null; do sleep 0.1; done; rm -f node.pid; fi; }',
+    'node_ready() { for _ in $(seq 600); do curl -fsS -o /dev/null "http://localhost:$PORT/readyz" && return 0; kill -0 "$(cat node.pid)" 2>/dev/null || { cat node.log >&2; return 1; }; sleep 0.1; done; cat node.log >&2; return 1; }',
   ];
   for (const line of lines) {
     out.push(`printf '%s\\n' '${`$ ${line}`.replace(/'/g, "'\\''")}' >&2`);
-    if (/^\s*ddsctl serve\b/.test(line)) out.push("stop_node", `${line} > serve.log 2>&1 &`, "echo $! > serve.pid", "node_ready");
+    const serve = /^\s*ddsctl serve\b/.test(line);
+    if (serve && /&\s*$/.test(line)) out.push("stop_node", line);
+    else if (serve) out.push("stop_node", `${line} > node.log 2>&1 &`, "echo $! > node.pid", "node_ready");
     else out.push(line);
   }
   out.push(`export -p > ${envFile}`);
@@ -87,7 +92,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, "evidence.ndjson"), `${line("case-1", 250_000)}\n${line("case-2", 410_000)}\n`);
 }, 120_000);
 afterAll(async () => {
-  const pid = existsSync(join(dir, "serve.pid")) ? Number(readFileSync(join(dir, "serve.pid"), "utf8")) : undefined;
+  const pid = existsSync(join(dir, "node.pid")) ? Number(readFileSync(join(dir, "node.pid"), "utf8")) : undefined;
   if (pid) {
     try {
       process.kill(pid, "SIGKILL");
@@ -105,7 +110,7 @@ describe("docs/deployment.md", () => {
 
   it("has shell blocks for every section the operator follows, and only markers this test knows", () => {
     const text = readFileSync(PAGE, "utf8");
-    for (const section of ["Setting up PostgreSQL", "Two nodes behind a load balancer", "Health and readiness", "Pool sizing", "When the database goes away", "Failover", "Logs and metrics"]) {
+    for (const section of ["Setting up PostgreSQL", "Two nodes behind a load balancer", "Health and readiness", "Pool sizing", "When the database goes away", "Failover", "Metrics", "Logs"]) {
       expect(text).toContain(`## ${section}`);
     }
     expect(blocks.filter((b) => b.marker && !MARKERS.has(b.marker))).toEqual([]);
@@ -117,7 +122,7 @@ describe("docs/deployment.md", () => {
   });
 
   it("runs line by line against a throwaway PostgreSQL 15 with a standby, as written", async () => {
-    const port = await freePort();
+    const [port, metricsPort] = [await freePort(), await freePort()];
     const env: Record<string, string> = {
       PATH: `${join(dir, "bin")}:${binDir()}:${process.env.PATH ?? ""}`,
       HOME: dir,
@@ -127,6 +132,7 @@ describe("docs/deployment.md", () => {
       PGPORT: String(primary.port),
       PGUSER: "postgres",
       PORT: String(port),
+      METRICS_PORT: String(metricsPort),
       STANDBY_HOST: "127.0.0.1",
       STANDBY_PORT: String(standby.port),
     };
@@ -145,12 +151,10 @@ describe("docs/deployment.md", () => {
     // What the page says the checks answer.
     expect(stdout).toContain('{"status":"ok","database":"reachable"}');
     expect(stdout).toContain('{"status":"ready"}');
-    // The last line of the page: the promoted standby answers, and is no standby any more.
-    expect(stdout.trimEnd().slice(-1)).toBe("f");
-    // The node replaced and stopped last exits cleanly.
-    const pid = Number(readFileSync(join(dir, "serve.pid"), "utf8"));
-    process.kill(pid, "SIGTERM");
-    await execa("bash", ["-c", `while kill -0 ${pid} 2>/dev/null; do sleep 0.1; done`]);
-    expect(readFileSync(join(dir, "serve.log"), "utf8")).toContain("stopped");
+    // After the failover the promoted standby answers, and is no standby any more.
+    expect(stdout).toMatch(/(^|\})f$/m);
+    expect(stdout).toMatch(/^dds_db_up 1$/m);
+    expect(stdout).toMatch(/^404$/m);
+    expect(stdout).toMatch(/"msg":"request"/);
   }, 180_000);
 });

@@ -289,7 +289,7 @@ describe("two serve nodes through the faults of their PostgreSQL", { timeout: 24
     expect(exits).toEqual([]);
     // Nothing was left to the last guard of serve (a rejection nobody handled).
     for (const n of nodes) expect(n.stderr()).not.toContain("database_error_unhandled");
-    const outages = nodes.map((n) => n.stderr().split("\n").filter((l) => l.includes('"event":"database_')).length);
+    const outages = nodes.map((n) => n.stderr().split("\n").filter((l) => l.includes('"event":"db_')).length);
     console.log(`[fault] outage lines logged per node (unreachable/reachable): ${outages.join(", ")}`);
   });
 });

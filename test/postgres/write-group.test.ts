@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 const item = (contextId: string, petId: string, age: number, sourceId = "s1") => ({ contextId, modelId: pet, sourceId, sourceType: "user", data: { petId, age } });
-const countOutside = async (contextId: string) => Number((await outside.unsafe("SELECT COUNT(*)::int AS n FROM contributions WHERE context_id = $1", [contextId]))[0].n);
+const countOutside = async (contextId: string) => Number((await outside.unsafe("SELECT COUNT(*)::int AS n FROM contributions k JOIN records r ON r.id = k.record_id JOIN contexts c ON c.id = r.context_id WHERE c.uuid = $1", [contextId]))[0].n);
 
 describe("write groups on PostgreSQL", () => {
   it("commit together: nothing is visible elsewhere before the commit, every call after it; reads inside see the group's writes", async () => {
@@ -43,9 +43,9 @@ describe("write groups on PostgreSQL", () => {
     expect(await countOutside(ctx)).toBe(0);
     await group.commit();
     expect(await countOutside(ctx)).toBe(3);
-    const statuses = (await outside.unsafe("SELECT status FROM contributions WHERE context_id = $1 ORDER BY received_at, id", [ctx])).map((r) => r.status);
+    const statuses = (await outside.unsafe("SELECT k.status FROM contributions k JOIN records r ON r.id = k.record_id JOIN contexts c ON c.id = r.context_id WHERE c.uuid = $1 ORDER BY k.received_at, k.uuid", [ctx])).map((r) => r.status);
     expect(statuses.sort()).toEqual(["accepted", "accepted", "superseded"]);
-    const [c] = await outside.unsafe("SELECT freshness FROM contexts WHERE id = $1", [ctx]);
+    const [c] = await outside.unsafe("SELECT freshness FROM contexts WHERE uuid = $1", [ctx]);
     expect(c.freshness).toBe("stale");
   });
 
@@ -56,14 +56,14 @@ describe("write groups on PostgreSQL", () => {
     // A transaction that writes, then throws: its savepoint is rolled back.
     await expect(
       store.sql.tx(async (tx) => {
-        await tx.run("UPDATE contexts SET name = 'renamed' WHERE id = ?", [ctx]);
+        await tx.run("UPDATE contexts SET name = 'renamed' WHERE uuid = ?", [ctx]);
         throw new DdsError("invalid_request", "changed my mind");
       }),
     ).rejects.toThrow("changed my mind");
     await engine.bulkCreateContributions({ items: [item(ctx, "p2", 2)] }, { idempotencyKey: "g2-b" });
     await group.commit();
     expect(await countOutside(ctx)).toBe(2);
-    expect((await outside.unsafe("SELECT name FROM contexts WHERE id = $1", [ctx]))[0].name).toBe("partial");
+    expect((await outside.unsafe("SELECT name FROM contexts WHERE uuid = $1", [ctx]))[0].name).toBe("partial");
 
     const undone = engine.writeGroup!();
     await engine.bulkCreateContributions({ items: [item(ctx, "p3", 3)] }, { idempotencyKey: "g2-c" });
@@ -78,17 +78,17 @@ describe("write groups on PostgreSQL", () => {
 
   it("marks a context stale once per group, and again when it was resolved meanwhile in the same group", async () => {
     const ctx = (await engine.createContext({ name: "staleness" })).contextId;
-    await outside.unsafe("UPDATE contexts SET freshness = 'resolved' WHERE id = $1", [ctx]);
-    const version = async () => Number((await outside.unsafe("SELECT evidence_version AS v FROM contexts WHERE id = $1", [ctx]))[0].v);
+    await outside.unsafe("UPDATE contexts SET freshness = 'resolved' WHERE uuid = $1", [ctx]);
+    const version = async () => Number((await outside.unsafe("SELECT evidence_version AS v FROM contexts WHERE uuid = $1", [ctx]))[0].v);
     const before = await version();
     const group = engine.writeGroup!();
     await engine.bulkCreateContributions({ items: [item(ctx, "p1", 1)] }, { idempotencyKey: "g3-a" });
     await engine.bulkCreateContributions({ items: [item(ctx, "p2", 2)] }, { idempotencyKey: "g3-b" });
     // Something in the group resolves the context: the next evidence must make it stale again.
-    await store.sql.run("UPDATE contexts SET freshness = 'resolved' WHERE id = ?", [ctx]);
+    await store.sql.run("UPDATE contexts SET freshness = 'resolved' WHERE uuid = ?", [ctx]);
     await engine.bulkCreateContributions({ items: [item(ctx, "p3", 3)] }, { idempotencyKey: "g3-c" });
     await group.commit();
-    const [c] = await outside.unsafe("SELECT freshness FROM contexts WHERE id = $1", [ctx]);
+    const [c] = await outside.unsafe("SELECT freshness FROM contexts WHERE uuid = $1", [ctx]);
     expect(c.freshness).toBe("stale");
     expect(await version()).toBe(before + 2);
   });

@@ -6,6 +6,7 @@ import { openStore } from "../../src/engine/store/db.js";
 import { startServer, type Harness, type Reply } from "./harness.js";
 import { fillPath } from "./route-fill.js";
 import { seedWorkspace, type Seeded } from "./seed.js";
+import { uuidBytes } from "../../src/engine/store/values.js";
 
 let h: Harness;
 let s: Seeded;
@@ -108,7 +109,7 @@ describe("one stored value SQLite cannot read", () => {
     const poisoned = (await req("POST", "/contexts", { name: "poisoned", metadata: { region: "west" } })).json.contextId as string;
     const fine = (await req("POST", "/contexts", { name: "fine", metadata: { region: "west" } })).json.contextId as string;
     // As a database written before the depth limit could hold: 1,001 levels, past SQLite's 1,000.
-    h.store.raw.prepare("UPDATE contexts SET metadata = ? WHERE id = ?").run(`{"region":"west","x":${deepArray(1001)}}`, poisoned);
+    h.store.raw.prepare("UPDATE contexts SET metadata = ? WHERE uuid = ?").run(`{"region":"west","x":${deepArray(1001)}}`, uuidBytes(poisoned));
     for (const query of ["filter[metadata.region][eq]=west", "filter[metadata.region][ne]=east", "filter[metadata.x][contains]=1", "filter[metadata.region][in]=west,east"]) {
       const res = await req("GET", `/contexts?${query}&limit=500`);
       expect(res.status, `${query}: ${res.text}`).toBe(200);

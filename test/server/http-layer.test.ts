@@ -44,6 +44,33 @@ describe("what Node's HTTP parser refuses is answered as problem+json", () => {
     it(what, async () => expectProblem(await rawRequest(port(), bytes), status, code));
   }
 
+  it("an HTTP/1.1 request without Host (Node's own bare 400 otherwise)", async () => {
+    const reply = await rawRequest(port(), "GET /healthz HTTP/1.1\r\n\r\n");
+    expectProblem(reply, 400, "invalid_request");
+    expect(JSON.parse(reply.body).detail).toMatch(/Host/);
+    expect(reply.headers.connection).toBe("close");
+  });
+
+  it("an HTTP/1.1 request without Host to an API path, with a token", async () => {
+    expectProblem(await rawRequest(port(), `GET /v1/models HTTP/1.1\r\nAuthorization: Bearer ${admin}\r\n\r\n`), 400, "invalid_request");
+  });
+
+  it("an HTTP/1.0 request needs no Host and is served", async () => {
+    const reply = await rawRequest(port(), "GET /healthz HTTP/1.0\r\n\r\n");
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body)).toMatchObject({ status: "ok" });
+  });
+
+  it("an Expect other than 100-continue (Node's own bare 417 otherwise)", async () => {
+    expectProblem(await rawRequest(port(), "GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n\r\n"), 417, "expectation_failed");
+  });
+
+  it("CONNECT (Node closes the socket without a word otherwise)", async () => {
+    const reply = await rawRequest(port(), "CONNECT example.test:443 HTTP/1.1\r\nHost: example.test:443\r\n\r\n");
+    expectProblem(reply, 405, "method_not_allowed");
+    expect(reply.headers.allow).toMatch(/GET/);
+  });
+
   it("a bad chunk size", async () => {
     const bytes = `POST /v1/contexts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${admin}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`;
     const reply = await rawRequest(port(), bytes);

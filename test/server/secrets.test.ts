@@ -10,6 +10,8 @@ import { openStore } from "../../src/engine/store/db.js";
 import { createWebhookDispatcher } from "../../src/engine/webhooks/index.js";
 import { BIN } from "../helpers/cli.js";
 import { startServer, type Harness } from "./harness.js";
+import { uuidBytes } from "../../src/engine/store/values.js";
+import { newId } from "../../src/util/ids.js";
 
 let h: Harness;
 let admin: string;
@@ -48,7 +50,7 @@ describe("webhook signing secrets at rest", () => {
     expect(first.status).toBe(201);
     const secret = first.json.secret as string;
     expect(secret).toMatch(/^whsec_/);
-    const row = h.store.raw.prepare("SELECT secret FROM webhooks WHERE id = ?").get(first.json.webhookId) as { secret: string };
+    const row = h.store.raw.prepare("SELECT secret FROM webhooks WHERE uuid = ?").get(uuidBytes(first.json.webhookId as string)) as { secret: string };
     expect(row.secret).toMatch(/^enc:v1:/);
     const replayRow = h.store.raw.prepare("SELECT body FROM idempotency_keys WHERE key = 'hook-key-1'").get() as { body: string };
     expect(replayRow.body).toMatch(/^enc:v1:/);
@@ -94,8 +96,8 @@ describe("webhook signing secrets at rest", () => {
     const { secretBoxFor } = await import("../../src/engine/secrets/secret-box.js");
     const sealed = secretBoxFor(store, env).seal("whsec_abc", "webhook-secret");
     expect(sealed).toContain(`:${old.id}:`);
-    store.raw.prepare("INSERT INTO workspaces (name, created_at) VALUES ('w', 'now')").run();
-    store.raw.prepare("INSERT INTO webhooks (id, workspace, url, events, secret, created_at) VALUES ('h1', 'w', 'u', '[]', ?, 'now')").run(sealed);
+    store.raw.prepare("INSERT INTO workspaces (name, created_at) VALUES ('w', 0)").run();
+    store.raw.prepare("INSERT INTO webhooks (uuid, workspace_id, url, events, secret, created_at) VALUES (?, 1, 'u', '[]', ?, 0)").run(uuidBytes(newId()), sealed);
     const report = await rotateSecrets(store, { DDS_SECRET_KEY: `${next.key.toString("base64")},${old.key.toString("base64")}` });
     expect(report).toMatchObject({ keyId: next.id, retiredKeyIds: [old.id], resealed: 1 });
     const stored = (store.raw.prepare("SELECT secret FROM webhooks").get() as { secret: string }).secret;

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ddsctl, sandbox, type Sandbox } from "../helpers/cli.js";
 import { startServer, type Harness } from "./harness.js";
+import { uuidBytes } from "../../src/engine/store/values.js";
 
 let box: Sandbox;
 let h: Harness;
@@ -25,7 +26,7 @@ describe("ddsctl tokens", () => {
     expect(Object.keys(issued).sort()).toEqual(["scopes", "token", "tokenId", "workspace"]);
     expect(issued).toMatchObject({ workspace: "acme", scopes: ["write"] });
     expect(issued.token).toMatch(/^dds_[A-Za-z0-9_-]{43}$/);
-    const row = h.store.raw.prepare("SELECT token_hash FROM tokens WHERE id = ?").get(issued.tokenId) as { token_hash: string };
+    const row = h.store.raw.prepare("SELECT lower(hex(token_hash)) AS token_hash FROM tokens WHERE uuid = ?").get(uuidBytes(issued.tokenId)) as { token_hash: string };
     expect(row.token_hash).toBe(createHash("sha256").update(issued.token).digest("hex"));
     h.store.raw.pragma("wal_checkpoint(TRUNCATE)");
     expect(readFileSync(box.db).includes(Buffer.from(issued.token))).toBe(false);

@@ -101,6 +101,43 @@ describe("ddsctl studio on a local database", () => {
   });
 });
 
+describe("ddsctl studio --host 0.0.0.0", () => {
+  let w: Workdir;
+  let studio: StudioProcess;
+  beforeAll(async () => {
+    w = workdir();
+    await w.run(["contexts", "create", "--name", "lan-case", "--quiet"]);
+  }, 60_000);
+  afterAll(async () => {
+    await studio?.stop();
+    w?.cleanup();
+  });
+
+  it("refuses to start without --allow-host, saying what to add (exit 2)", async () => {
+    const r = await execa("node", [BIN, "studio", "--host", "0.0.0.0", "--port", "0"], { cwd: w.dir, env: w.env, reject: false });
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/error: --host 0\.0\.0\.0 listens on every interface, .*add --allow-host <name>/);
+  });
+
+  it("with --allow-host, prints that address and answers requests naming it (and loopback), not others", async () => {
+    // Every request goes to 127.0.0.1; only the Host header names the LAN address.
+    studio = await startStudioProcess(w, ["--host", "0.0.0.0", "--allow-host", "192.168.1.20"]);
+    const { port } = new URL(studio.origin);
+    expect(studio.origin).toBe(`http://192.168.1.20:${port}`);
+    const local = `http://127.0.0.1:${port}`;
+    const lan = { host: `192.168.1.20:${port}` };
+    expect((await raw(`${local}/cases`, { headers: lan })).status).toBe(200);
+    const listed = await raw(`${local}/v1/contexts`, { headers: { ...lan, authorization: `Bearer ${studio.key}` } });
+    expect(listed.status).toBe(200);
+    expect(JSON.parse(listed.body).data.map((c: { name: string }) => c.name)).toEqual(["lan-case"]);
+    expect((await raw(`${local}/cases`)).status).toBe(200);
+    const other = await raw(`${local}/cases`, { headers: { host: `192.168.1.21:${port}` } });
+    expect(other.status).toBe(403);
+    expect(JSON.parse(other.body).detail).toContain("--allow-host");
+  });
+});
+
 describe("ddsctl studio --remote", () => {
   let h: Harness;
   let w: Workdir;

@@ -31,6 +31,7 @@ const OWNED: [RegExp, (path: string) => boolean][] = [
   [/^drizzle-orm/, (p) => relative(SRC, p).startsWith("engine/store/")],
   [/^postgres$/, (p) => relative(SRC, p).startsWith("engine/store/postgres/")],
   [/^undici$/, (p) => layer(p) === "client"],
+  [/^(prom-client|pino)$/, (p) => layer(p) === "server"],
   [/^(commander|@inquirer\/prompts|chalk|cli-table3|cli-progress)$/, (p) => layer(p) === "cli"],
 ];
 

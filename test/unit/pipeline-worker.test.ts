@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createLocalEngine, type LocalEngine } from "../../src/engine/local-engine.js";
 import { createPipeline } from "../../src/engine/pipeline/worker.js";
 import { RULES, setupMortgageModels } from "../contract/mortgage-models.js";
+import { uuidBytes } from "../../src/engine/store/values.js";
 
 let engine: LocalEngine;
 let models: Awaited<ReturnType<typeof setupMortgageModels>>;
@@ -16,10 +17,11 @@ async function newCase(amount = 200000): Promise<string> {
 }
 
 const freshness = async (id: string) => (await engine.getContext(id)).freshness;
+const inContext = "(SELECT id FROM contexts WHERE uuid = ?)";
 const counts = (id: string) =>
   engine.ctx.db.get<{ e: number; sha: string }>(
-    "SELECT (SELECT COUNT(*) FROM evaluations WHERE context_id = ?) AS e, (SELECT sha256 FROM records WHERE context_id = ? LIMIT 1) AS sha",
-    [id, id],
+    `SELECT (SELECT COUNT(*) FROM evaluations WHERE context_id = ${inContext}) AS e, (SELECT sha256 FROM records WHERE context_id = ${inContext} LIMIT 1) AS sha`,
+    [uuidBytes(id), uuidBytes(id)],
   );
 
 beforeEach(async () => {
@@ -46,9 +48,12 @@ describe("pipeline worker", () => {
     const id = await newCase();
     const before = await counts(id);
     const claim = (await engine.pipeline.repo.claim("w1", 30_000, { only: [id] }))!;
-    await expect(
-      engine.pipeline.repo.commitPass(claim, { records: [{ id: "missing", modelId: models.Loan, data: {}, sha256: "x", issues: [], lineage: {} }], links: [], evaluations: [{ ruleId: "no-such-rule", ruleVersion: 1, outcome: true, trace: {} as never }] }),
-    ).rejects.toThrow();
+    const loaded = (await engine.pipeline.repo.loadPassInput(claim))!;
+    const { runPass } = await import("../../src/engine/pipeline/stages/index.js");
+    const output = runPass(loaded.input);
+    // The records are written first; the evaluation's trace then cannot be stored.
+    output.evaluations[0].trace = { cannot: 1n } as never;
+    await expect(engine.pipeline.repo.commitPass(claim, loaded, output)).rejects.toThrow();
     expect(await counts(id)).toEqual(before);
     expect(await freshness(id)).toBe("computing");
     await engine.pipeline.repo.release(claim);
@@ -65,7 +70,38 @@ describe("pipeline worker", () => {
     const result = await engine.runPipeline({ contextIds: [id] });
     expect(result.resolved).toEqual([id]);
     const { runPass } = await import("../../src/engine/pipeline/stages/index.js");
-    expect(await slow.repo.commitPass(claim, runPass(input))).toBeUndefined();
+    expect(await slow.repo.commitPass(claim, input, runPass(input.input))).toBeUndefined();
+    expect(await freshness(id)).toBe("resolved");
+  });
+
+  it("an observer hears each claim (a take-over flagged) and each pass's outcome: fenced for the worker whose claim was taken over", async () => {
+    const id = await newCase();
+    const heard: string[] = [];
+    let rescuer: Promise<boolean> | undefined;
+    const rescue = createPipeline(engine.ctx.store, {
+      workerId: "rescue",
+      observer: { claimed: (c) => heard.push(`rescue claimed takenOver=${c.takenOver}`), passed: (_c, outcome) => heard.push(`rescue ${outcome}`) },
+    });
+    const paused = createPipeline(engine.ctx.store, {
+      workerId: "paused",
+      observer: {
+        claimed: (c) => {
+          heard.push(`paused claimed takenOver=${c.takenOver}`);
+          // While this pass runs, its lease runs out (a long pause) and another worker takes the
+          // context over. Uncontended SQLite statements run at once, so both happen here.
+          void engine.ctx.db.run("UPDATE contexts SET lease_expires_at = 1 WHERE id = ?", [c.contextId]);
+          rescuer = rescue.step({ only: [c.contextId] });
+        },
+        passed: (_c, outcome, seconds) => {
+          expect(seconds).toBeGreaterThanOrEqual(0);
+          heard.push(`paused ${outcome}`);
+        },
+      },
+    });
+    expect(await paused.step({ only: [id] })).toBe(true);
+    expect(await rescuer).toBe(true);
+    expect(heard.slice(0, 2)).toEqual(["paused claimed takenOver=false", "rescue claimed takenOver=true"]);
+    expect(heard.slice(2).sort()).toEqual(["paused fenced", "rescue resolved"]);
     expect(await freshness(id)).toBe("resolved");
   });
 
@@ -75,7 +111,7 @@ describe("pipeline worker", () => {
     const input = (await engine.pipeline.repo.loadPassInput(claim))!;
     await engine.createContribution({ contextId: id, modelId: models.Loan, sourceId: "late", sourceType: "integration", data: { amount: 390000 } });
     const { runPass } = await import("../../src/engine/pipeline/stages/index.js");
-    expect(await engine.pipeline.repo.commitPass(claim, runPass(input))).toBe("stale");
+    expect(await engine.pipeline.repo.commitPass(claim, input, runPass(input.input))).toBe("stale");
     expect(await freshness(id)).toBe("stale");
     await engine.runPipeline({ contextIds: [id] });
     expect(await freshness(id)).toBe("resolved");
@@ -102,10 +138,11 @@ describe("pipeline worker", () => {
   it("a second pass over the same evidence changes nothing", async () => {
     const id = await newCase();
     await engine.runPipeline({ contextIds: [id] });
-    const snapshot = () => engine.ctx.db.all("SELECT id, data, sha256, updated_at FROM records WHERE context_id = ? ORDER BY id", [id]);
-    const evals = () => engine.ctx.db.all("SELECT * FROM evaluations WHERE context_id = ? ORDER BY id", [id]);
+    const snapshot = () => engine.ctx.db.all(`SELECT id, data, sha256, updated_at FROM records WHERE context_id = ${inContext} ORDER BY id`, [uuidBytes(id)]);
+    const evals = () => engine.ctx.db.all(`SELECT * FROM evaluations WHERE context_id = ${inContext} ORDER BY id`, [uuidBytes(id)]);
     const [r1, e1] = [await snapshot(), await evals()];
-    await engine.ctx.tx((s) => engine.ctx.store.markStale(s.db, [id]));
+    const key = (await engine.ctx.contexts.get(id))!.key;
+    await engine.ctx.tx((s) => engine.ctx.store.markStale(s.db, [key]));
     await engine.runPipeline({ contextIds: [id] });
     expect(await snapshot()).toEqual(r1);
     expect(await evals()).toEqual(e1);

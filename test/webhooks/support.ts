@@ -7,6 +7,7 @@ import { Webhook } from "standardwebhooks";
 import type Database from "better-sqlite3";
 import { createLocalEngine, type LocalEngine, type LocalEngineOptions } from "../../src/engine/local-engine.js";
 import type { SqliteStore } from "../../src/engine/store/db.js";
+import { uuidBytes, uuidString } from "../../src/engine/store/values.js";
 
 /** The raw SQLite connection under an engine (these tests run on SQLite files). */
 export const rawOf = (engine: LocalEngine): Database.Database => (engine.ctx.store as SqliteStore).raw;
@@ -34,11 +35,12 @@ export function tempDb(): { path: string; open(options?: Omit<LocalEngineOptions
 export function outboxRows(engine: LocalEngine, webhookId?: string): { eventType: string; messageId: string; payload: { type: string; timestamp: string; data: Record<string, unknown> }; status: string; attempts: number; workspace: string }[] {
   const rows = rawOf(engine)
     .prepare(
-      `SELECT event_type AS eventType, message_id AS messageId, payload, status, attempts, workspace FROM webhook_deliveries
-       ${webhookId ? "WHERE webhook_id = ?" : ""} ORDER BY created_at, id`,
+      `SELECT d.event_type AS eventType, d.message_id AS messageId, d.payload, d.status, d.attempts, ws.name AS workspace FROM webhook_deliveries d
+       JOIN webhooks w ON w.id = d.webhook_id JOIN workspaces ws ON ws.id = w.workspace_id
+       ${webhookId ? "WHERE w.uuid = ?" : ""} ORDER BY d.created_at, d.id`,
     )
-    .all(...(webhookId ? [webhookId] : [])) as { eventType: string; messageId: string; payload: string; status: string; attempts: number; workspace: string }[];
-  return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as { type: string; timestamp: string; data: Record<string, unknown> } }));
+    .all(...(webhookId ? [uuidBytes(webhookId)] : [])) as { eventType: string; messageId: Buffer; payload: string; status: string; attempts: number; workspace: string }[];
+  return rows.map((r) => ({ ...r, messageId: `msg_${uuidString(r.messageId)}`, payload: JSON.parse(r.payload) as { type: string; timestamp: string; data: Record<string, unknown> } }));
 }
 
 /** One request the receiver saw, with whether its signature verified. */

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LocalEngine } from "../../src/engine/local-engine.js";
 import { tempDb, rawOf } from "./support.js";
+import { uuidBytes } from "../../src/engine/store/values.js";
 
 async function failure(p: Promise<unknown>): Promise<{ status: number; code: string; errors?: { path: string }[] }> {
   try {
@@ -80,7 +81,7 @@ describe("webhook subscriptions", () => {
     }
     expect((await s.listWebhooks()).data).toHaveLength(0);
     // kept for audit
-    expect(rawOf(s).prepare("SELECT deleted_at FROM webhooks WHERE id = ?").pluck().get(w.webhookId)).not.toBeNull();
+    expect(rawOf(s).prepare("SELECT deleted_at FROM webhooks WHERE uuid = ?").pluck().get(uuidBytes(w.webhookId))).not.toBeNull();
   });
 
   it("never shows a webhook of another workspace", async () => {

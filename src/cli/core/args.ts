@@ -1,3 +1,5 @@
+import type { ListName } from "../../contract/list-query.js";
+
 /**
  * Argument and flag declarations: a command lists them as data, and its handler receives
  * them typed. One declaration serves the parser, --help and shell completion.
@@ -16,6 +18,8 @@ interface ArgBase {
   placeholder?: string;
   complete?: CompleteKind;
   hidden?: boolean;
+  /** On `--filter`: the list whose fields and values it takes (help and completion offer them). */
+  list?: ListName;
 }
 
 /** A string: `--name <name>` or a positional `<model>`. */

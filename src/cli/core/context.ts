@@ -3,7 +3,8 @@ import { isPostgresUrl } from "../../engine/store/location.js";
 import { DdsError } from "../../contract/errors.js";
 import type { DdsService } from "../../contract/service.js";
 import type { Output } from "../output.js";
-import { openService } from "../service-factory.js";
+import { openService, retryLine } from "../service-factory.js";
+import { migrationProgress } from "../common/migration-progress.js";
 import { describeTarget, resolveTarget, type Target } from "../target.js";
 import type { ArgDefs, ArgsOf } from "./args.js";
 import type { CommandContext, CommandDefinition, GlobalFlags } from "./define-command.js";
@@ -59,7 +60,7 @@ export function createContext(def: CommandDefinition, values: ArgsOf<ArgDefs>, i
       if (!state.service) {
         const t = ctx.target();
         const opened = targetToOpen(def, readOnly, t);
-        state.service = await openService(opened);
+        state.service = await openService(opened, { onRetry: (n) => out.info(out.c.dim(retryLine(n))), onMigrationProgress: migrationProgress(out) });
         out.info(out.c.dim(opened === t ? describeTarget(t) : `${describeTarget(t)} (no such file yet: a dry run against an empty database)`));
       }
       return state.service;

@@ -12,6 +12,8 @@ export interface GlobalFlags {
   token?: string;
   profile?: string;
   json?: boolean;
+  /** `--jq <expression>`: filter the JSON output (implies --json). */
+  jq?: string;
   color?: boolean;
   quiet?: boolean;
 }

@@ -2,6 +2,7 @@ import { Argument, Command, Option } from "commander";
 import type { ArgDef, ArgDefs } from "./args.js";
 import { longFlag } from "./args.js";
 import type { CommandDefinition } from "./define-command.js";
+import { NOUN_ALIASES, VERB_ALIASES } from "./aliases.js";
 
 /** Descriptions of the command groups. */
 export const NOUNS: Record<string, string> = {
@@ -20,6 +21,20 @@ export const NOUNS: Record<string, string> = {
   secrets: "the key that encrypts stored secrets (rotated on the database, never over HTTP)",
 };
 
+/**
+ * The topics of the top-level help, as gh groups its commands: each command group or
+ * top-level command under one heading (anything unlisted falls under "Commands:").
+ */
+export const TOPICS: Record<string, string> = Object.fromEntries(
+  Object.entries({
+    "Resources:": ["models", "fields", "contexts", "contributions", "records", "relationships", "rules", "evaluations"],
+    "Rule workbench and pipeline:": ["trace", "pipeline"],
+    "Loading data:": ["demo", "apply", "seed", "import", "export", "wait"],
+    "Serving and operations:": ["serve", "studio", "migrate", "tokens", "secrets", "webhooks"],
+    "Setup:": ["init", "login", "profiles", "completion", "version"],
+  }).flatMap(([heading, words]) => words.map((w) => [w, heading])),
+);
+
 /** The global options, declared once for the parser, help and completion. */
 export const GLOBAL_OPTIONS: [flags: string, description: string][] = [
   ["--local [db]", "use the embedded SQLite database (default ./.dds/dds.db)"],
@@ -28,6 +43,7 @@ export const GLOBAL_OPTIONS: [flags: string, description: string][] = [
   ["--token <token>", "API token for --remote"],
   ["--profile <name>", "use a saved profile (see ddsctl profiles)"],
   ["--json", "print exactly the API's JSON (the same as -o json)"],
+  ["--jq <expression>", "filter the JSON output with a jq expression (implies --json; strings print raw)"],
   ["--no-color", "disable colour (NO_COLOR is honoured too)"],
   ["--quiet", "print results only: no banner, hints or progress"],
 ];
@@ -75,11 +91,16 @@ function valuesOf(cmd: Command, args: ArgDefs): Record<string, unknown> {
   return values;
 }
 
+/** Puts a command added to the program itself under its topic in the top-level help. */
+function topLevel(parent: Command, cmd: Command): Command {
+  return parent.parent === null ? cmd.helpGroup(TOPICS[cmd.name()] ?? "Commands:") : cmd;
+}
+
 /** Finds or creates the group command of `words` (all but the last word). */
 function parentOf(program: Command, words: string[]): Command {
   let parent = program;
   for (const word of words) {
-    parent = parent.commands.find((c) => c.name() === word) ?? parent.command(word).description(NOUNS[word] ?? word);
+    parent = parent.commands.find((c) => c.name() === word) ?? topLevel(parent, parent.command(word).description(NOUNS[word] ?? word).aliases(NOUN_ALIASES[word] ?? []));
   }
   return parent;
 }
@@ -87,7 +108,10 @@ function parentOf(program: Command, words: string[]): Command {
 /** Registers one definition under `program`; `run` receives the handler's values. */
 export function attachCommand(program: Command, def: CommandDefinition, run: (def: CommandDefinition, values: Record<string, unknown>, cmd: Command) => Promise<void>): void {
   const words = def.command.split(" ");
-  const cmd = parentOf(program, words.slice(0, -1)).command(words[words.length - 1], { hidden: def.hidden }).description(def.description);
+  const parent = parentOf(program, words.slice(0, -1));
+  const verb = words[words.length - 1];
+  const cmd = topLevel(parent, parent.command(verb, { hidden: def.hidden }).description(def.description));
+  if (words.length > 1) cmd.aliases(VERB_ALIASES[verb] ?? []);
   for (const [key, arg] of Object.entries(def.args)) {
     if (arg.positional) addArgument(cmd, key, arg);
     else addOption(cmd, key, arg);

@@ -1,5 +1,7 @@
 import { RECORD_INCLUDES } from "../../contract/constants.js";
+import type { ListName } from "../../contract/list-query.js";
 import type { BooleanArg, StringArg, StringsArg } from "./args.js";
+import { filterHelp, sortHelp } from "./list-args.js";
 
 /** Output formats of commands that print resources. */
 export const OUTPUT_FORMATS = ["json", "yaml", "wide", "name"] as const;
@@ -16,23 +18,21 @@ export const outputArgs = {
   } satisfies StringArg,
 };
 
-/** --filter, --sort, --limit, --cursor, --all, and -o: every list command takes them. */
-export const listArgs = {
-  filter: {
-    type: "strings",
-    placeholder: "expr",
-    description: "filter, e.g. status=active, createdAt>=2026-01-01, metadata.region=west (repeatable)",
-  } satisfies StringsArg,
-  sort: { type: "string", placeholder: "fields", description: "sort keys, comma-separated, '-' for descending (e.g. -createdAt)" } satisfies StringArg,
-  limit: { type: "string", placeholder: "n", description: "page size, 1..500 (default 50)" } satisfies StringArg,
-  cursor: { type: "string", description: "continue from a previous page's nextCursor" } satisfies StringArg,
-  all: { type: "boolean", description: "follow nextCursor until the last page" } satisfies BooleanArg,
-  ...outputArgs,
-};
+/** --filter, --sort, --limit, --cursor, --all, and -o: every list command takes them, described from its list's spec. */
+export function listArgs(list: ListName) {
+  return {
+    filter: { type: "strings", placeholder: "expr", list, description: filterHelp(list) } satisfies StringsArg,
+    sort: { type: "string", placeholder: "fields", description: sortHelp(list) } satisfies StringArg,
+    limit: { type: "string", placeholder: "n", description: "page size, 1..500 (default 50)" } satisfies StringArg,
+    cursor: { type: "string", description: "continue from a previous page's nextCursor" } satisfies StringArg,
+    all: { type: "boolean", description: "follow nextCursor until the last page" } satisfies BooleanArg,
+    ...outputArgs,
+  };
+}
 
-/** `-f, --file <path|->`: a JSON request body from a file or stdin. */
+/** `-f, --file <path|->`: a request body, JSON or YAML, from a file or stdin (src/cli/body.ts reads it). */
 export function fileArg(what: string): { file: StringArg } {
-  return { file: { type: "string", short: "f", placeholder: "path|-", complete: "file", description: `${what} as JSON (- reads stdin)` } };
+  return { file: { type: "string", short: "f", placeholder: "path|-", complete: "file", description: `${what} as JSON or YAML (- reads stdin)` } };
 }
 
 /** `--no-wait` on commands that add evidence or change rules. */

@@ -1,3 +1,5 @@
+import stringWidth from "string-width";
+
 /** A cell's text and how to colour it once it has its final width. */
 export interface Cell {
   text: string;
@@ -8,9 +10,30 @@ const GAP = "   ";
 /** Columns are never cut below this (or their header's width, when smaller). */
 const MIN_WIDTH = 6;
 
-/** Cuts `text` to `width` characters, ending in `…` when something was cut. */
+// Grapheme clusters: a flag or a family emoji is one symbol, cut whole or not at all.
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/**
+ * The columns `text` takes in a terminal: 2 for CJK and emoji, 0 for combining marks,
+ * else 1 (string-width), so a column after a name in Chinese or with an emoji still lines up.
+ */
+export function displayWidth(text: string): number {
+  // Most cells are printable ASCII: one column per character, no tables to consult.
+  return /^[\x20-\x7e]*$/.test(text) ? text.length : stringWidth(text);
+}
+
+/** Cuts `text` to `width` terminal columns, ending in `…` when something was cut. */
 export function truncate(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
+  if (displayWidth(text) <= width) return text;
+  let kept = "";
+  let used = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const w = displayWidth(segment);
+    if (used + w > width - 1) break;
+    kept += segment;
+    used += w;
+  }
+  return `${kept}…`;
 }
 
 /**
@@ -34,16 +57,17 @@ export function fitWidths(natural: number[], headers: string[], maxWidth: number
 /**
  * Lays out a borderless table as kubectl and gh do: a header line, then one line per row,
  * columns padded and separated by three spaces. With `maxWidth`, long cells are cut.
+ * Widths are terminal columns (see displayWidth), never string lengths.
  */
 export function layoutTable(headers: Cell[], rows: Cell[][], maxWidth?: number): string[] {
-  const natural = headers.map((h, i) => Math.max(h.text.length, ...rows.map((r) => r[i].text.length)));
+  const natural = headers.map((h, i) => Math.max(displayWidth(h.text), ...rows.map((r) => displayWidth(r[i].text))));
   const widths = fitWidths(natural, headers.map((h) => h.text), maxWidth);
   const line = (cells: Cell[]) =>
     cells
       .map((cell, i) => {
         const text = truncate(cell.text, widths[i]);
         const styled = cell.style ? cell.style(text) : text;
-        return i === cells.length - 1 ? styled : styled + " ".repeat(widths[i] - text.length);
+        return i === cells.length - 1 ? styled : styled + " ".repeat(Math.max(0, widths[i] - displayWidth(text)));
       })
       .join(GAP)
       .trimEnd();

@@ -3,10 +3,8 @@
  * from a file or stdin. A rule document is either a rule body as `POST /rules` takes it
  * (it has an `expression` key) or a bare JSON Logic expression.
  */
-import { readFileSync } from "node:fs";
-import { parse } from "yaml";
 import { errors } from "../../contract/errors.js";
-import { readStdin } from "../body.js";
+import { readBody } from "../body.js";
 import type { CliIO } from "../core/io.js";
 
 /** A rule read from a document. */
@@ -17,23 +15,11 @@ export interface RuleSource {
 }
 
 /**
- * Reads and parses a JSON or YAML document (`-` reads stdin, where the caller has one);
- * problems are usage errors.
+ * Reads and parses a JSON or YAML document (`-` reads stdin, where the caller has one)
+ * through the reader every `-f` uses; problems are usage errors.
  */
 export async function readDocument(io: CliIO | undefined, file: string): Promise<unknown> {
-  const where = file === "-" ? "stdin" : file;
-  let text: string;
-  try {
-    text = file === "-" ? io ? await readStdin(io) : "" : readFileSync(file, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw errors.usage(code === "ENOENT" ? `cannot read ${where}: no such file` : `cannot read ${where}: ${(err as Error).message}`);
-  }
-  try {
-    return parse(text) as unknown;
-  } catch (err) {
-    throw errors.usage(`${where} is neither JSON nor YAML: ${(err as Error).message.split("\n")[0]}`);
-  }
+  return readBody(io, file);
 }
 
 /** True when a parsed document is a rule body rather than a bare expression. */

@@ -27,6 +27,7 @@ export function createContextService(ctx: EngineContext) {
       const input = parseBody(ContextCreate, body === undefined ? {} : body);
       const now = nowIso();
       const row: ContextRow = {
+        key: 0, // given by the store on insert
         id: newId(),
         workspace: ctx.workspace,
         name: input.name ?? null,
@@ -78,7 +79,7 @@ export function createContextService(ctx: EngineContext) {
           updatedAt: nowIso(),
         };
         await s.contexts.update(row.id, { name: next.name, type: next.type, metadata: next.metadata, updatedAt: next.updatedAt });
-        if (next.type !== row.type) await s.hooks.onContextTypeChange(s, row.id);
+        if (next.type !== row.type) await s.hooks.onContextTypeChange(s, row.key);
         return toApiContext(next);
       });
     },

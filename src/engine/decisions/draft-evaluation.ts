@@ -60,9 +60,9 @@ export function createDraftEvaluation(ctx: EngineContext) {
         return { contextId: null, asOf: null, outcome: !run.error && isTruthy(run.result), evaluationTrace: trace };
       }
       const context = await requireContext(ctx, String(contextId));
-      const loaded = await ctx.pipeline.loadContextInput(context.id);
+      const loaded = await ctx.pipeline.loadContextInput(context.key);
       if (!loaded) throw errors.notFound("context", String(contextId));
-      let input = loaded;
+      let input = loaded.input;
       const when = asOf === undefined ? null : new Date(asOf).toISOString();
       if (when) input = asOfInput(input, when);
       const draft = { id: "draft", name: "draft", version: 1, expression };

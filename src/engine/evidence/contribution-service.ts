@@ -13,13 +13,18 @@ import { createIngestWriter, ingestOne, type IngestDeps } from "./ingest.js";
 export function createContributionService(ctx: EngineContext, deps: IngestDeps) {
   const { replay } = deps;
 
+  /** The store's keys of a bulk answer's contributions, for its replay copy (see replayCodec). */
+  const keysOf = new WeakMap<BulkResponse, number[]>();
+
   // Items are checked one by one (a failing one changes nothing, so no savepoints) and
   // written together before the transaction commits.
   const bulk = async (s: Scope, items: unknown[]): Promise<BulkResponse> => {
     const writer = createIngestWriter(s, deps);
     const outcomes = await writer.addAll(items);
     await writer.flush();
-    return bulkResponse(outcomes, 201);
+    const res = bulkResponse(outcomes, 201);
+    keysOf.set(res, writer.writtenKeys());
+    return res;
   };
 
   /** Rows in the API's shape, each model's field names read once. */
@@ -35,21 +40,35 @@ export function createContributionService(ctx: EngineContext, deps: IngestDeps) 
   };
 
   // A replayed bulk answers what the first call answered. Its contributions are stored
-  // rows, so the replay store keeps their ids (a tenth of the response) and rebuilds them;
-  // each was "accepted" when created, which is what the first answer said.
+  // rows, so the replay copy keeps each one's key (a number in place of the item: a
+  // fiftieth of the response) and rebuilds them; each was "accepted" when created, which
+  // is what the first answer said. Copies made before the store had keys name the
+  // contributions by id (`{index, status, id}`), and still replay.
   const replayCodec: ReplayCodec<BulkResponse> = {
-    store: (res) => ({ ...res, items: res.items.map((i) => (i.data ? { index: i.index, status: i.status, id: (i.data as Contribution).contributionId } : i)) }),
+    store: (res) => {
+      const keys = keysOf.get(res) ?? [];
+      let next = 0;
+      return { items: res.items.map((i) => (i.data ? keys[next++] : i)), summary: res.summary };
+    },
     load: async (stored, db) => {
-      const res = stored as Omit<BulkResponse, "items"> & { items: (BulkResponse["items"][number] & { id?: string })[] };
+      type Old = BulkResponse["items"][number] & { id?: string };
+      const res = stored as { summary: BulkResponse["summary"]; items: (number | Old)[] };
       const s = ctx.bind(db);
-      const rows = await s.evidence.getContributions(res.items.flatMap((i) => (i.id ? [i.id] : [])));
-      const byId = new Map((await toApi(s, rows)).map((c) => [c.contributionId, c]));
+      const keys = res.items.filter((i): i is number => typeof i === "number");
+      const ids = res.items.flatMap((i) => (typeof i === "object" && i.id ? [i.id] : []));
+      const rows = [...(await s.evidence.getContributionsByKey(keys)), ...(await s.evidence.getContributions(ids))];
+      const api = await toApi(s, rows);
+      const byKey = new Map(rows.map((r, n) => [r.key, api[n]]));
+      const byId = new Map(api.map((c) => [c.contributionId, c]));
+      const accepted = (c: Contribution | undefined) => (c ? { ...c, status: "accepted" as const } : undefined);
       return {
-        ...res,
-        items: res.items.map(({ id, ...item }) => {
-          const contribution = id === undefined ? undefined : byId.get(id);
-          return contribution ? { ...item, data: { ...contribution, status: "accepted" as const } } : item;
+        items: res.items.map((item, index) => {
+          if (typeof item === "number") return { index, status: 201, data: accepted(byKey.get(item)) };
+          const { id, ...rest } = item;
+          const data = id === undefined ? undefined : accepted(byId.get(id));
+          return data ? { ...rest, data } : rest;
         }),
+        summary: res.summary,
       };
     },
   };

@@ -1,5 +1,4 @@
 import type { Contribution } from "../../contract/schemas/index.js";
-import { decodeConfidences } from "../store/confidence-codec.js";
 import type { ContributionRow } from "../store/evidence-repo.js";
 
 /** Re-keys a fieldId-keyed object by the fields' current names. */
@@ -11,8 +10,7 @@ export function byName<T>(byId: Record<string, T>, names: Map<string, string>): 
 
 /** The API shape of a contribution (data and confidences keyed by current field names). */
 export function toApiContribution(row: ContributionRow, names: Map<string, string>): Contribution {
-  const data = JSON.parse(row.data) as Record<string, unknown>;
-  return apiContribution(row, byName(data, names), byName(decodeConfidences(row.fieldConfidences, data), names));
+  return apiContribution(row, byName(row.data, names), byName(row.fieldConfidences, names));
 }
 
 /**
@@ -20,7 +18,7 @@ export function toApiContribution(row: ContributionRow, names: Map<string, strin
  * keyed by name (ingest has them so from the checked input).
  */
 export function apiContribution(
-  row: Omit<ContributionRow, "workspace" | "data" | "fieldConfidences">,
+  row: Omit<ContributionRow, "key" | "data" | "fieldConfidences">,
   data: Record<string, unknown>,
   fieldConfidences: Record<string, number>,
 ): Contribution {

@@ -7,24 +7,21 @@ import { isDateTime } from "../models/field-definition.js";
 import type { Scope } from "../engine-context.js";
 import type { StoredModel } from "../models/model-types.js";
 import type { ContextState } from "../store/context-repo.js";
-import { identityMapKey, sourceMapKey, type ContributionInsert, type EvidenceLookups, type IdentityKey, type RecordInsert, type RecordRow, type SourceKey } from "../store/evidence-repo.js";
-import { encodeConfidences } from "../store/confidence-codec.js";
+import { identityMapKey, sourceMapKey, type ContributionInsert, type IngestStore, type FoundRecord, type IdentityKey, type RecordInsert, type RecordRow, type SourceKey } from "../store/evidence-repo.js";
+import { encodeConfidences, encodeValues } from "../store/field-values-codec.js";
 import { checkEvidence, identityKeyOf, missingIdentity } from "./evidence-data.js";
 import { apiContribution } from "./contribution-view.js";
 import type { ModelCache } from "./model-cache.js";
 import type { ReplayRepo } from "../store/replay-repo.js";
-
-/** sha256 of the canonical JSON of `{}`: the data of a record not resolved yet. */
-export const EMPTY_SHA256 = "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a";
 
 /** What ingest needs beyond a scope: engine-wide caches and the store's lookups. */
 export interface IngestDeps {
   models: ModelCache;
   /** Exactly-once keyed calls (one per engine: codecs registered here serve every door). */
   replay: ReplayRepo;
-  lookups: EvidenceLookups;
-  /** Marks contexts stale (evidence arrived), inside the caller's transaction. */
-  markStale(s: Scope, contextIds: Iterable<string>): Promise<void>;
+  ingest: IngestStore;
+  /** Marks contexts stale (evidence arrived), by key, inside the caller's transaction. */
+  markStale(s: Scope, contextKeys: Iterable<number>): Promise<void>;
 }
 
 /** Checks that evidence may be written into this model and context (the 409s of docs/resources.md). */
@@ -40,8 +37,20 @@ export function assertWritable(model: StoredModel, context: { id: string; status
 /** The accepted contribution of one source to one record, as the writer knows it. */
 interface Head {
   id: string;
+  /** Its key once stored. */
+  key?: number;
   /** Set while the contribution is still waiting in this writer (not written yet). */
   pending?: ContributionInsert;
+}
+
+/** A source's accepted contribution found in the store. */
+type StoredHead = { id: string; key: number };
+
+/** A record a contribution binds to: stored (with its key) or created by this writer. */
+interface Bound {
+  id: string;
+  key?: number;
+  created?: RecordInsert;
 }
 
 /** An item that passed every check, waiting to be bound to its record. */
@@ -70,6 +79,8 @@ export interface IngestWriter {
   addAll(bodies: readonly unknown[], sourceTypeOverride?: SourceType): Promise<(Contribution | DdsError)[]>;
   /** Writes everything added so far (records, supersessions, contributions, staleness). */
   flush(): Promise<void>;
+  /** The store's keys of every contribution written so far, in the order they were added. */
+  writtenKeys(): number[];
 }
 
 const caught = <T>(fn: () => T): T | DdsError => {
@@ -93,13 +104,18 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   const models = new Map<string, StoredModel | undefined>();
   const contexts = new Map<string, ContextState>();
   const records = new Map<string, RecordRow | undefined>();
-  const recordsByKey = new Map<string, string>();
+  /** Records by identity map key: found in the store or created by this writer. */
+  const recordsByKey = new Map<string, Bound>();
   /** Records this writer creates, until flush writes them (in creation order). */
   const created = new Map<string, RecordInsert>();
+  /** Heads by record (id) and source. */
   const heads = new Map<string, Head>();
   const rows: ContributionInsert[] = [];
-  const supersededIds: string[] = [];
-  const touched = new Set<string>();
+  const supersededKeys: number[] = [];
+  const written: number[] = [];
+  /** Contributions to records this writer creates: their record keys are known once flush writes the records. */
+  const pendingBindings: [ContributionInsert, RecordInsert][] = [];
+  const touched = new Set<number>();
   let now: string | undefined;
 
   /** Loads what the items name and this writer does not know yet: models, contexts, explicit records. */
@@ -129,7 +145,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
     if (recordId) {
       const record = created.get(recordId) ?? records.get(recordId);
       if (!record) throw errors.notFound("record", recordId);
-      if (record.contextId !== context.id || record.modelId !== model.id) {
+      if (record.contextKey !== context.key || record.modelKey !== model.key) {
         checked.problems.push({ path: "recordId", message: "the record belongs to another context or model" });
       } else if (key !== undefined && model.identity.length > 0 && record.identityKey !== key) {
         checked.problems.push({ path: "data", message: "identity values differ from the bound record's identity" });
@@ -144,48 +160,67 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   };
 
   /** Binds a checked item to its record and plans its row (nothing here throws a DdsError). */
-  const bind = (c: Checked, found: Map<string, string>, stored: Map<string, string>, sourceTypeOverride?: SourceType): Contribution => {
+  const bind = (c: Checked, found: Map<string, FoundRecord>, stored: Map<string, StoredHead>, sourceTypeOverride?: SourceType): Contribution => {
     // One request is received at one moment: its items share receivedAt (ties fall to the id).
     now ??= new Date().toISOString();
-    let recordId = c.recordId;
-    if (!recordId) {
-      const identity: IdentityKey = { contextId: c.context.id, modelId: c.model.id, identityKey: c.key! };
-      const recordKey = identityMapKey(identity);
-      recordId = recordsByKey.get(recordKey) ?? found.get(recordKey);
-      if (!recordId) {
-        recordId = newId();
-        created.set(recordId, { id: recordId, ...identity, sha256: EMPTY_SHA256, now, createdBy: s.actor });
+    let record: Bound;
+    if (c.recordId) {
+      const existing = records.get(c.recordId);
+      record = existing ? { id: existing.id, key: existing.key } : { id: c.recordId, created: created.get(c.recordId) };
+    } else {
+      const identity: IdentityKey = { contextKey: c.context.key, modelKey: c.model.key, identityKey: c.key! };
+      const mapKey = identityMapKey(identity);
+      let bound = recordsByKey.get(mapKey) ?? found.get(mapKey);
+      if (!bound) {
+        const insert: RecordInsert = { id: newId(), ...identity, now, createdBy: s.actor };
+        created.set(insert.id, insert);
+        bound = { id: insert.id, created: insert };
       }
-      recordsByKey.set(recordKey, recordId);
+      recordsByKey.set(mapKey, bound);
+      record = bound;
     }
-    const headKey = sourceMapKey({ recordId, sourceId: c.input.sourceId });
+    const headKey = `${record.id}\u0000${c.input.sourceId}`;
     let previous = heads.get(headKey);
-    if (previous === undefined && !created.has(recordId)) {
-      const id = stored.get(headKey);
-      if (id !== undefined) previous = { id };
-    }
+    if (previous === undefined && record.key !== undefined) previous = stored.get(sourceMapKey({ recordKey: record.key, sourceId: c.input.sourceId }));
     if (previous?.pending) previous.pending.status = "superseded";
-    else if (previous) supersededIds.push(previous.id);
+    else if (previous?.key !== undefined) supersededKeys.push(previous.key);
     const row: ContributionInsert = {
       id: newId(),
-      contextId: c.context.id,
-      modelId: c.model.id,
-      recordId,
+      recordKey: record.key ?? 0,
       sourceId: c.input.sourceId,
       sourceType: sourceTypeOverride ?? c.input.sourceType,
-      data: JSON.stringify(c.data),
-      fieldConfidences: encodeConfidences(c.confidences),
+      data: encodeValues(c.model, c.data),
+      fieldConfidences: encodeConfidences(c.model, c.confidences),
       status: "accepted",
-      supersedes: previous?.id ?? null,
+      supersedesKey: previous?.pending ? null : (previous?.key ?? null),
+      supersedesRow: previous?.pending,
       observedAt: c.input.observedAt ?? null,
       receivedAt: now,
       createdBy: s.actor,
     };
     rows.push(row);
+    if (record.created) pendingBindings.push([row, record.created]);
     heads.set(headKey, { id: row.id, pending: row });
-    touched.add(c.context.id);
+    touched.add(c.context.key);
     // The API shape straight from the checked input: its names are the model's current ones.
-    return apiContribution(row, c.input.data, c.confidencesByName);
+    return apiContribution(
+      {
+        id: row.id,
+        contextId: c.context.id,
+        modelId: c.model.id,
+        recordId: record.id,
+        sourceId: row.sourceId,
+        sourceType: row.sourceType,
+        // A later item of the same call may still supersede it: the answer says what it was when made.
+        status: "accepted",
+        supersedes: previous?.id ?? null,
+        observedAt: row.observedAt,
+        receivedAt: now,
+        createdBy: row.createdBy,
+      },
+      c.input.data,
+      c.confidencesByName,
+    );
   };
 
   return {
@@ -205,37 +240,43 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       const identities = new Map<string, IdentityKey>();
       for (const c of valid) {
         if (c.recordId) continue;
-        const k = { contextId: c.context.id, modelId: c.model.id, identityKey: c.key! };
+        const k = { contextKey: c.context.key, modelKey: c.model.key, identityKey: c.key! };
         const mk = identityMapKey(k);
         if (!recordsByKey.has(mk)) identities.set(mk, k);
       }
-      const found = await deps.lookups.findRecordIds(s.db, [...identities.values()]);
+      const found = await deps.ingest.findRecords(s.db, [...identities.values()]);
       const sources = new Map<string, SourceKey>();
       for (const c of valid) {
-        const mk = c.recordId ? undefined : identityMapKey({ contextId: c.context.id, modelId: c.model.id, identityKey: c.key! });
-        const recordId = c.recordId ?? recordsByKey.get(mk!) ?? found.get(mk!);
-        if (recordId === undefined || created.has(recordId)) continue;
-        const k = { recordId, sourceId: c.input.sourceId };
-        const sk = sourceMapKey(k);
-        if (!heads.has(sk)) sources.set(sk, k);
+        const record = c.recordId
+          ? records.get(c.recordId)
+          : (recordsByKey.get(identityMapKey({ contextKey: c.context.key, modelKey: c.model.key, identityKey: c.key! })) ??
+            found.get(identityMapKey({ contextKey: c.context.key, modelKey: c.model.key, identityKey: c.key! })));
+        if (record?.key === undefined || heads.has(`${record.id}\u0000${c.input.sourceId}`)) continue;
+        const k = { recordKey: record.key, sourceId: c.input.sourceId };
+        sources.set(sourceMapKey(k), k);
       }
-      const stored = await deps.lookups.acceptedFromSources(s.db, [...sources.values()]);
+      const stored = await deps.ingest.acceptedFromSources(s.db, [...sources.values()]);
       return checked.map((c) => (c instanceof DdsError ? c : bind(c, found, stored, sourceTypeOverride)));
     },
     async flush() {
-      // Issued together (in this order): PostgreSQL pipelines them, one round trip for all.
-      await Promise.all([
-        s.evidence.insertRecords([...created.values()]),
-        s.evidence.markSuperseded(supersededIds),
-        s.evidence.insertContributions(rows),
-        deps.markStale(s, touched),
-      ]);
-      for (const head of heads.values()) delete head.pending;
-      supersededIds.length = 0;
+      // The records first: their keys are those their contributions name.
+      await deps.ingest.insertRecords(s.db, s.workspace, [...created.values()]);
+      for (const [row, record] of pendingBindings) row.recordKey = record.key!;
+      for (const bound of recordsByKey.values()) if (bound.created) bound.key = bound.created.key;
+      // Issued together (in this order): PostgreSQL pipelines them.
+      await Promise.all([deps.ingest.markSuperseded(s.db, supersededKeys), deps.ingest.insertContributions(s.db, s.workspace, rows), deps.markStale(s, touched)]);
+      for (const head of heads.values()) {
+        if (head.pending) head.key = head.pending.key;
+        delete head.pending;
+      }
+      for (const row of rows) written.push(row.key!);
+      supersededKeys.length = 0;
+      pendingBindings.length = 0;
       rows.length = 0;
       created.clear();
       touched.clear();
     },
+    writtenKeys: () => written,
   };
 }
 

@@ -1,8 +1,6 @@
 import type { Scope } from "../engine-context.js";
 import type { StoredModel } from "../models/model-types.js";
 
-const STAMP = `SELECT id, version || ':' || status || ':' || updated_at AS stamp FROM models WHERE workspace = ? AND deleted_at IS NULL AND id IN `;
-
 /**
  * Keeps parsed models between ingests. A cached model is reused only while its row's
  * version, status and updatedAt are unchanged, which one indexed lookup confirms; so a
@@ -16,8 +14,7 @@ export function createModelCache() {
       const ids = [...new Set(modelIds.map((id) => id.toLowerCase()))];
       const out = new Map<string, StoredModel | undefined>();
       if (ids.length === 0) return out;
-      const rows = await s.db.all<{ id: string; stamp: string }>(`${STAMP}(${ids.map(() => "?").join(", ")})`, [s.workspace, ...ids]);
-      const stamps = new Map(rows.map((r) => [r.id, r.stamp]));
+      const stamps = await s.models.stamps(ids);
       for (const id of ids) {
         const stamp = stamps.get(id);
         if (stamp === undefined) {
@@ -40,9 +37,8 @@ export function createModelCache() {
       return (await this.getMany(s, [modelId])).get(modelId.toLowerCase());
     },
     /** Names of every field the model ever had (removed ones too), by fieldId. */
-    async fieldNames(s: Scope, modelId: string): Promise<Map<string, string>> {
-      const rows = await s.db.all<{ id: string; name: string }>("SELECT id, name FROM fields WHERE model_id = ?", [modelId]);
-      return new Map(rows.map((r) => [r.id, r.name]));
+    fieldNames(s: Scope, modelId: string): Promise<Map<string, string>> {
+      return s.models.fieldNames(modelId);
     },
   };
 }

@@ -51,8 +51,8 @@ export function createRecordService(ctx: EngineContext, deps: IngestDeps) {
     // meet its own delete precondition (no active records).
     const model = await deps.models.get(s, row.modelId);
     if (model && model.status === "draft") throw errors.conflict("model_not_active", `model ${model.name} is a draft`);
-    await s.evidence.softDeleteRecord(row.id, new Date().toISOString());
-    await deps.markStale(s, [row.contextId]);
+    await s.evidence.softDeleteRecord(row.key, new Date().toISOString());
+    await deps.markStale(s, [row.contextKey]);
   };
 
   /** A bulk run in one transaction, exactly once under a key. */

@@ -70,7 +70,7 @@ export function createFieldService(ctx: EngineContext) {
     if (next.computed && model.identity.includes(current.id)) {
       throw errors.validation("an identity field cannot be computed", [{ path: "computed", message: `${current.name} is part of the identity` }]);
     }
-    const { id: _id, modelId: _m, createdAt: _c, ...set } = next;
+    const { id: _id, key: _k, modelId: _m, position: _p, createdAt: _c, ...set } = next;
     await s.models.updateField(current.id, set);
     if (next.name !== current.name) await renameCascade(s, model, current.name, next.name);
     await afterChange(s, model.id);
@@ -104,6 +104,7 @@ export function createFieldService(ctx: EngineContext) {
         if (model.fields.some((f) => f.name === input.name)) throw errors.nameTaken("field", input.name);
         const now = nowIso();
         const field: StoredField = {
+          key: 0, // given by the store on insert
           id: newId(),
           modelId: model.id,
           name: input.name,
@@ -118,7 +119,7 @@ export function createFieldService(ctx: EngineContext) {
           updatedAt: now,
         };
         checkWith(model, [...model.fields, field]);
-        await s.models.insertField(field);
+        field.key = await s.models.insertField(field);
         await afterChange(s, model.id);
         return toApiField(field);
       });

@@ -47,6 +47,7 @@ export function createModelService(ctx: EngineContext) {
         const id = newId();
         const now = nowIso();
         const fields: StoredField[] = input.fields.map((f, position) => ({
+          key: 0, // given by the store on insert
           id: newId(),
           modelId: id,
           name: f.name,
@@ -61,6 +62,7 @@ export function createModelService(ctx: EngineContext) {
           updatedAt: now,
         }));
         const model: StoredModel = {
+          key: 0, // given by the store on insert
           id,
           name: input.name,
           description: input.description ?? "",

@@ -8,6 +8,8 @@ import type {
 
 /** A field as the engine holds it (the store's row, parsed). */
 export interface StoredField {
+  /** The store's integer key: contributions key their values by it. */
+  key: number;
   id: string;
   modelId: string;
   name: string;
@@ -24,6 +26,8 @@ export interface StoredField {
 
 /** A model as the engine holds it; `identity` is kept as fieldIds so renames are free. */
 export interface StoredModel {
+  /** The store's integer key (records refer to it). */
+  key: number;
   id: string;
   name: string;
   description: string;

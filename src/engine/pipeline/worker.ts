@@ -22,6 +22,19 @@ export interface PipelineOptions {
    * group only; their contexts stay stale and are claimed again.
    */
   groupPasses?: boolean;
+  /** Told about every claim and every pass's outcome (the server's metrics and logs). */
+  observer?: PipelineObserver;
+}
+
+/** How a pass ended: committed resolved, committed but stale (evidence arrived meanwhile), refused at commit (its claim was taken over), or failed. */
+export type PassOutcome = "resolved" | "stale" | "fenced" | "failed";
+
+/** What an observer of the pipeline hears. */
+export interface PipelineObserver {
+  /** A context was claimed (`claim.takenOver`: from a worker whose lease had run out). */
+  claimed?(claim: Claim): void;
+  /** A pass ended; `seconds` from its claim to its commit (or failure). */
+  passed?(claim: Claim, outcome: PassOutcome, seconds: number): void;
 }
 
 /** How long a drain's write group stays open (see PipelineOptions.groupPasses). */
@@ -62,25 +75,25 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
 
   /** Runs one pass on a claimed context. A failure gives the claim back, writing nothing. */
   const pass = async (claim: Claim): Promise<"resolved" | "stale" | undefined> => {
+    const started = performance.now();
+    const report = (outcome: PassOutcome) => options.observer?.passed?.(claim, outcome, (performance.now() - started) / 1000);
+    options.observer?.claimed?.(claim);
     const heartbeat = setInterval(() => void repo.extend(claim, leaseMs).catch(() => undefined), Math.max(1, Math.floor(leaseMs / 3)));
     heartbeat.unref();
     try {
-      const input = await repo.loadPassInput(claim);
-      if (!input) {
+      const loaded = await repo.loadPassInput(claim);
+      if (!loaded) {
         await repo.release(claim);
         return undefined;
       }
-      const output = runPass(input);
-      return await repo.commitPass(claim, output, async (tx, changedOutcomes) => {
-        const current = await tx.get<{ freshness: string }>("SELECT freshness FROM contexts WHERE id = ?", [claim.contextId]);
-        await options.onPass?.(tx, {
-          contextId: claim.contextId,
-          workspace: claim.workspace,
-          freshness: current?.freshness === "resolved" ? "resolved" : "stale",
-          changedOutcomes,
-        });
+      const output = runPass(loaded.input);
+      const freshness = await repo.commitPass(claim, loaded, output, async (tx, changedOutcomes, after) => {
+        await options.onPass?.(tx, { contextId: claim.contextId, workspace: claim.workspace, freshness: after, changedOutcomes });
       });
+      report(freshness ?? "fenced");
+      return freshness;
     } catch (err) {
+      report("failed");
       await repo.release(claim).catch(() => void unreleased.push(claim));
       throw err;
     } finally {
@@ -93,7 +106,8 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
     worker,
     /** Claims and processes one context of the scope; false when none was claimable. */
     async step(scope: ClaimScope = {}): Promise<boolean> {
-      await releaseLeftovers();
+      // Only when there are some: a step otherwise claims without yielding first.
+      if (unreleased.length > 0) await releaseLeftovers();
       const claim = await repo.claim(worker, leaseMs, scope);
       if (!claim) return false;
       await pass(claim);

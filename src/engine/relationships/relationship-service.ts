@@ -22,7 +22,7 @@ export function createRelationshipService(ctx: EngineContext, deps: IngestDeps) 
     async listRelationships(recordId: string): Promise<{ data: RelationshipLink[] }> {
       const record = await source(ctx, recordId);
       return {
-        data: (await ctx.links.linksOf(record.id)).map((l) => ({
+        data: (await ctx.links.linksOf(record.key)).map((l) => ({
           relationshipName: l.name,
           targetRecordId: l.targetRecordId,
           targetModelId: l.targetModelId,
@@ -33,7 +33,7 @@ export function createRelationshipService(ctx: EngineContext, deps: IngestDeps) 
     },
     async listRelatedRecords(recordId: string, relationshipName: string): Promise<{ data: DdsRecord[] }> {
       const record = await source(ctx, recordId, relationshipName);
-      const links = await ctx.links.linksOf(record.id, relationshipName);
+      const links = await ctx.links.linksOf(record.key, relationshipName);
       const targets = new Map((await ctx.evidence.getRecords(links.map((l) => l.targetRecordId))).map((r) => [r.id, r]));
       const data: DdsRecord[] = [];
       for (const l of links) {
@@ -52,9 +52,9 @@ export function createRelationshipService(ctx: EngineContext, deps: IngestDeps) 
         const target = await s.evidence.getRecord(String(targetRecordId));
         const removed =
           target !== undefined &&
-          (await s.links.removeLink(context.id, s.workspace, record.id, relationshipName, target.id, [record.identityKey, target.identityKey]));
+          (await s.links.removeLink(context.key, record.key, relationshipName, target.key, [record.identityKey, target.identityKey]));
         if (!removed) throw errors.notFound("link", `${recordId}/${relationshipName}/${targetRecordId}`);
-        await deps.markStale(s, [context.id]);
+        await deps.markStale(s, [context.key]);
       });
     },
   };

@@ -1,11 +1,11 @@
 import { isPostgresUrl } from "./location.js";
+import type { OnMigrationProgress } from "./migration-progress.js";
 import { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from "./sqlite/sqlite-store.js";
 import type { Store } from "./store.js";
-import type { StoreEvent } from "./postgres/pg-pool.js";
 
 export type { Store } from "./store.js";
+export type { MigrationProgress, OnMigrationProgress } from "./migration-progress.js";
 export type { SqliteStore } from "./sqlite/sqlite-store.js";
-export type { StoreEvent } from "./postgres/pg-pool.js";
 export { asDatabaseUnavailable } from "./db-errors.js";
 
 export { isPostgresUrl, redactUrl } from "./location.js";
@@ -22,10 +22,10 @@ export interface OpenDatabaseOptions {
    * database behind this ddsctl's schema is refused and `ddsctl migrate` must run first.
    */
   migrate?: boolean;
+  /** Told how a long upgrade of an earlier release's database advances (a terminal shows it). */
+  onMigrationProgress?: OnMigrationProgress;
   /** PostgreSQL only: connections in this process's pool (default: the URL's pool_size, DDS_DB_POOL, 10). */
   poolSize?: number;
-  /** PostgreSQL only: told when the database becomes unreachable and when it is back. */
-  onEvent?: (event: StoreEvent) => void;
 }
 
 /**
@@ -33,7 +33,7 @@ export interface OpenDatabaseOptions {
  * loaded only then), anything else is a SQLite file path.
  */
 export async function openDatabase(location: string, options: OpenDatabaseOptions = {}): Promise<Store> {
-  if (!isPostgresUrl(location)) return openSqliteStore(location);
+  if (!isPostgresUrl(location)) return openSqliteStore(location, { onMigrationProgress: options.onMigrationProgress });
   const { openPostgresStore } = await import("./postgres/pg-store.js");
   return openPostgresStore(location, options);
 }
@@ -51,13 +51,13 @@ export interface SchemaState {
  * Applies the migrations a database lacks (`ddsctl migrate`), or with `check` only reports
  * its version. A database from a newer ddsctl is refused either way.
  */
-export async function migrateDatabase(location: string, options: { check?: boolean } = {}): Promise<SchemaState> {
+export async function migrateDatabase(location: string, options: { check?: boolean; onMigrationProgress?: OnMigrationProgress } = {}): Promise<SchemaState> {
   const apply = !options.check;
   if (!isPostgresUrl(location)) {
     const { sqliteSchema } = await import("./sqlite/sqlite-store.js");
-    return { kind: "sqlite", location, ...sqliteSchema(location, apply) };
+    return { kind: "sqlite", location, ...sqliteSchema(location, apply, options.onMigrationProgress) };
   }
   const { postgresSchema } = await import("./postgres/pg-store.js");
   const { redactUrl } = await import("./location.js");
-  return { kind: "postgres", location: redactUrl(location), ...(await postgresSchema(location, apply)) };
+  return { kind: "postgres", location: redactUrl(location), ...(await postgresSchema(location, apply, options.onMigrationProgress)) };
 }

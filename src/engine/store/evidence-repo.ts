@@ -1,13 +1,18 @@
 import type { ListQuery } from "../../contract/list-query.js";
 import { LIST_SPECS } from "../../contract/list-query.js";
+import { decodeConfidences, decodeValues, fieldIdsOf, storedKeys } from "./field-values-codec.js";
 import { listRows, type RowPage } from "./list-sql.js";
 import type { Sql } from "./sql.js";
+import { EMPTY_SHA256 } from "./values.js";
+import { WORKSPACE } from "./workspace-sql.js";
 
-/** A record row, JSON columns still as text. */
+/** A record row; its JSON columns as text (a record never resolved reads as `{}`). */
 export interface RecordRow {
+  key: number;
   id: string;
-  workspace: string;
+  contextKey: number;
   contextId: string;
+  modelKey: number;
   modelId: string;
   identityKey: string | null;
   data: string;
@@ -20,17 +25,17 @@ export interface RecordRow {
   freshness: "resolved" | "stale" | "computing";
 }
 
-/** A contribution row; data and confidences are JSON keyed by fieldId. */
+/** A contribution row; data and confidences keyed by fieldId. */
 export interface ContributionRow {
+  key: number;
   id: string;
-  workspace: string;
   contextId: string;
   modelId: string;
   recordId: string;
   sourceId: string;
   sourceType: string;
-  data: string;
-  fieldConfidences: string;
+  data: Record<string, unknown>;
+  fieldConfidences: Record<string, number>;
   status: "accepted" | "superseded";
   supersedes: string | null;
   observedAt: string | null;
@@ -38,203 +43,255 @@ export interface ContributionRow {
   createdBy: string;
 }
 
-const RECORD_SELECT = `r.id, r.workspace, r.context_id AS "contextId", r.model_id AS "modelId", r.identity_key AS "identityKey",
-  r.data, r.sha256, r.issues, r.lineage, r.created_at AS "createdAt", r.updated_at AS "updatedAt", r.created_by AS "createdBy",
-  c.freshness AS freshness`;
-const contributionColumns = (p: string) => `${p}id, ${p}workspace, ${p}context_id AS "contextId", ${p}model_id AS "modelId",
-  ${p}record_id AS "recordId", ${p}source_id AS "sourceId", ${p}source_type AS "sourceType", ${p}data,
-  ${p}field_confidences AS "fieldConfidences", ${p}status, ${p}supersedes, ${p}observed_at AS "observedAt",
-  ${p}received_at AS "receivedAt", ${p}created_by AS "createdBy"`;
-const CONTRIBUTION_SELECT = contributionColumns("");
+const RECORD_SELECT = `r.id AS key, r.uuid AS id, r.context_id AS "contextKey", c.uuid AS "contextId", r.model_id AS "modelKey", m.uuid AS "modelId",
+  r.identity_key AS "identityKey", r.data, r.sha256, r.issues, r.lineage, r.created_at AS "createdAt", r.updated_at AS "updatedAt",
+  r.created_by AS "createdBy", c.freshness AS freshness`;
+const RECORD_FROM = "records r JOIN contexts c ON c.id = r.context_id JOIN models m ON m.id = r.model_id";
+
+type RawRecord = Omit<RecordRow, "data" | "sha256" | "issues" | "lineage"> & { data: string | null; sha256: string | null; issues: string | null; lineage: string | null };
+
+const toRecordRow = (r: RawRecord): RecordRow => ({
+  ...r,
+  key: Number(r.key),
+  contextKey: Number(r.contextKey),
+  modelKey: Number(r.modelKey),
+  data: r.data ?? "{}",
+  sha256: r.sha256 ?? EMPTY_SHA256,
+  issues: r.issues ?? "[]",
+  lineage: r.lineage ?? "{}",
+});
+
+const CONTRIBUTION_SELECT = `k.id AS key, k.uuid AS id, c.uuid AS "contextId", m.uuid AS "modelId", r.uuid AS "recordId", k.source_id AS "sourceId",
+  k.source_type AS "sourceType", k.data, k.field_confidences AS "fieldConfidences", k.status, p.uuid AS supersedes,
+  k.observed_at AS "observedAt", k.received_at AS "receivedAt", k.created_by AS "createdBy"`;
+const CONTRIBUTION_FROM = `contributions k JOIN records r ON r.id = k.record_id JOIN contexts c ON c.id = r.context_id
+  JOIN models m ON m.id = r.model_id LEFT JOIN contributions p ON p.id = k.supersedes`;
+
+type RawContribution = Omit<ContributionRow, "data" | "fieldConfidences"> & { data: string; fieldConfidences: string | null };
+
+/** Rows read with their stored values, decoded to fieldIds (one lookup for every key of the page). */
+async function decodeContributions(db: Sql, rows: RawContribution[]): Promise<ContributionRow[]> {
+  const keys = new Set<number>();
+  for (const r of rows) {
+    storedKeys(r.data, keys);
+    storedKeys(r.fieldConfidences, keys);
+  }
+  const ids = await fieldIdsOf(db, keys);
+  return rows.map((r) => {
+    const data = decodeValues(r.data, ids);
+    return { ...r, key: Number(r.key), data, fieldConfidences: decodeConfidences(r.fieldConfidences, data, ids) };
+  });
+}
 
 /**
- * Contributions of some contexts, through their records: no index leads contributions by
- * context (it would cost an interleaved import as much as the rows; see the SQLite
- * migration 0004), while live records are indexed by context and soft-deleted ones too.
+ * A context's contributions, through its records: no index leads contributions by context
+ * (it would cost an interleaved import as much as the rows), while live records are
+ * indexed by context and soft-deleted ones too.
  */
 const CONTRIBUTIONS_OF_CONTEXTS = {
   sql: (list: string) =>
-    `k.record_id IN (SELECT id FROM records WHERE context_id IN (${list}) AND deleted_at IS NULL
-      UNION ALL SELECT id FROM records WHERE context_id IN (${list}) AND deleted_at IS NOT NULL)`,
+    `k.record_id IN (SELECT id FROM records WHERE context_id IN (SELECT id FROM contexts WHERE uuid IN (${list})) AND deleted_at IS NULL
+      UNION ALL SELECT id FROM records WHERE context_id IN (SELECT id FROM contexts WHERE uuid IN (${list})) AND deleted_at IS NOT NULL)`,
   uses: 2,
 };
 
-/** A record to insert: new records start unresolved. */
+/** A record to insert: new records start unresolved. `key` is set when it is written. */
 export interface RecordInsert {
+  key?: number;
   id: string;
-  contextId: string;
-  modelId: string;
+  contextKey: number;
+  modelKey: number;
   identityKey: string;
-  sha256: string;
   now: string;
   createdBy: string;
 }
 
-/** A contribution to insert (the workspace is the repository's). */
-export type ContributionInsert = Omit<ContributionRow, "workspace">;
+/**
+ * A contribution to insert, its values already in their stored form (field-values-codec).
+ * It supersedes a stored contribution (`supersedesKey`) or one written before it in the
+ * same call (`supersedesRow`). `key` is set when it is written.
+ */
+export interface ContributionInsert {
+  key?: number;
+  id: string;
+  recordKey: number;
+  sourceId: string;
+  sourceType: string;
+  data: string;
+  fieldConfidences: string | null;
+  status: "accepted" | "superseded";
+  supersedesKey: number | null;
+  supersedesRow?: ContributionInsert;
+  observedAt: string | null;
+  receivedAt: string;
+  createdBy: string;
+}
 
-const RECORD_INSERT = `INSERT INTO records (id, workspace, context_id, model_id, identity_key, data, sha256, issues, lineage, created_at, updated_at, created_by) VALUES `;
-const RECORD_VALUES = "(?, ?, ?, ?, ?, '{}', ?, '[]', '{}', ?, ?, ?)";
-const CONTRIBUTION_INSERT = `INSERT INTO contributions (id, workspace, context_id, model_id, record_id, source_id, source_type, data,
-  field_confidences, status, supersedes, observed_at, received_at, created_by) VALUES `;
-const CONTRIBUTION_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+/** A record looked up by its identity: context, model and identity key. */
+export interface IdentityKey {
+  contextKey: number;
+  modelKey: number;
+  identityKey: string;
+}
+
+/** One source's contribution head to look up: the accepted contribution of `sourceId` to record `recordKey`. */
+export interface SourceKey {
+  recordKey: number;
+  sourceId: string;
+}
+
+/** A record found by identity. */
+export interface FoundRecord {
+  key: number;
+  id: string;
+}
+
+/**
+ * What an ingest asks of the store, by list: each store does it its fastest way (SQLite
+ * prepared statements one row at a time, which cost no round trip; PostgreSQL one
+ * statement for all the rows of a call). Every method runs in the caller's transaction.
+ */
+export interface IngestStore {
+  /** Live records by identity; keys without a record are absent from the map (keyed by {@link identityMapKey}). */
+  findRecords(db: Sql, keys: readonly IdentityKey[]): Promise<Map<string, FoundRecord>>;
+  /** The accepted contribution of each (record, source) that has one (keyed by {@link sourceMapKey}). */
+  acceptedFromSources(db: Sql, keys: readonly SourceKey[]): Promise<Map<string, { id: string; key: number }>>;
+  /** Inserts new records of `workspace` (not resolved yet), in order; sets each one's key. */
+  insertRecords(db: Sql, workspace: string, rows: readonly RecordInsert[]): Promise<void>;
+  /** Inserts contributions of `workspace` in order (a row may supersede one before it); sets each one's key. */
+  insertContributions(db: Sql, workspace: string, rows: readonly ContributionInsert[]): Promise<void>;
+  /** Marks stored contributions superseded, by key. */
+  markSuperseded(db: Sql, keys: readonly number[]): Promise<void>;
+}
+
+/** The map key of an identity lookup. */
+export const identityMapKey = (k: IdentityKey): string => `${k.contextKey}\u0000${k.modelKey}\u0000${k.identityKey}`;
+/** The map key of a source lookup. */
+export const sourceMapKey = (k: SourceKey): string => `${k.recordKey}\u0000${k.sourceId}`;
+
 /** Rows per multi-row statement: one bulk request's worth, far below SQLite's variable limit. */
 const CHUNK = 100;
 
-const sqlCache = new Map<string, string>();
-/** `head` followed by `n` copies of `values` (cached: the statement cache keys on the text). */
-function rowsSql(head: string, values: string, n: number): string {
-  const key = `${n}:${head}`;
-  let sql = sqlCache.get(key);
-  if (!sql) sqlCache.set(key, (sql = head + Array(n).fill(values).join(", ")));
-  return sql;
-}
-
-function placeholders(n: number): string {
-  return Array(n).fill("?").join(", ");
-}
+const placeholders = (n: number) => Array(n).fill("?").join(", ");
 
 async function forChunks<T>(items: readonly T[], fn: (chunk: readonly T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += CHUNK) await fn(items.length <= CHUNK ? items : items.slice(i, i + CHUNK));
 }
 
-/** A record looked up by its identity: context, model and identity key. */
-export interface IdentityKey {
-  contextId: string;
-  modelId: string;
-  identityKey: string;
+/** The integer key of a workspace, read once per store (workspaces are never removed). */
+export async function workspaceKey(db: Sql, name: string): Promise<number | undefined> {
+  const memo = `workspace:${name}`;
+  const known = db.memo.get(memo) as number | undefined;
+  if (known !== undefined) return known;
+  const row = await db.get<{ id: number }>("SELECT id FROM workspaces WHERE name = ?", [name]);
+  if (row) db.memo.set(memo, Number(row.id));
+  return row ? Number(row.id) : undefined;
 }
-
-/** One source's contribution head to look up: the accepted contribution of `sourceId` to `recordId`. */
-export interface SourceKey {
-  recordId: string;
-  sourceId: string;
-}
-
-/**
- * The lookups of an ingest, by list: each store answers them its fastest way (SQLite one
- * indexed statement per key, which costs no round trip; PostgreSQL one query for all).
- */
-export interface EvidenceLookups {
-  /** Ids of live records by identity; keys without a record are absent from the map (keyed by {@link identityMapKey}). */
-  findRecordIds(db: Sql, keys: readonly IdentityKey[]): Promise<Map<string, string>>;
-  /** The accepted contribution of each (record, source) that has one (keyed by {@link sourceMapKey}). */
-  acceptedFromSources(db: Sql, keys: readonly SourceKey[]): Promise<Map<string, string>>;
-}
-
-/** The map key of an identity lookup. */
-export const identityMapKey = (k: IdentityKey): string => `${k.contextId}\u0000${k.modelId}\u0000${k.identityKey}`;
-/** The map key of a source lookup. */
-export const sourceMapKey = (k: SourceKey): string => `${k.recordId}\u0000${k.sourceId}`;
 
 /** Records and contributions, scoped to one workspace. */
 export function createEvidenceRepo(db: Sql, workspace: string) {
+  const d = db.dialect;
   return {
-    getRecord(id: string): Promise<RecordRow | undefined> {
-      return db.get<RecordRow>(
-        `SELECT ${RECORD_SELECT} FROM records r JOIN contexts c ON c.id = r.context_id
-        WHERE r.id = ? AND r.workspace = ? AND r.deleted_at IS NULL AND c.deleted_at IS NULL`,
-        [id.toLowerCase(), workspace],
+    async getRecord(id: string): Promise<RecordRow | undefined> {
+      const row = await db.get<RawRecord>(
+        `SELECT ${RECORD_SELECT} FROM ${RECORD_FROM}
+        WHERE r.uuid = ? AND r.workspace_id = ${WORKSPACE} AND r.deleted_at IS NULL AND c.deleted_at IS NULL`,
+        [d.uuid(id), workspace],
       );
+      return row ? toRecordRow(row) : undefined;
     },
     /** Live records by id (unknown ids are left out). */
     async getRecords(ids: readonly string[]): Promise<RecordRow[]> {
       const out: RecordRow[] = [];
       await forChunks(ids, async (chunk) => {
-        out.push(
-          ...(await db.all<RecordRow>(
-            `SELECT ${RECORD_SELECT} FROM records r JOIN contexts c ON c.id = r.context_id
-            WHERE r.id IN (${placeholders(chunk.length)}) AND r.workspace = ? AND r.deleted_at IS NULL AND c.deleted_at IS NULL`,
-            [...chunk.map((id) => id.toLowerCase()), workspace],
-          )),
+        const rows = await db.all<RawRecord>(
+          `SELECT ${RECORD_SELECT} FROM ${RECORD_FROM}
+          WHERE r.uuid IN (${placeholders(chunk.length)}) AND r.workspace_id = ${WORKSPACE} AND r.deleted_at IS NULL AND c.deleted_at IS NULL`,
+          [...chunk.map((id) => d.uuid(id)), workspace],
         );
+        out.push(...rows.map(toRecordRow));
       });
       return out;
     },
-    /** Inserts new records (data `{}`, not resolved yet), a hundred rows per statement. */
-    insertRecords(records: readonly RecordInsert[]): Promise<void> {
-      return forChunks(records, (chunk) => {
-        const params: unknown[] = [];
-        for (const r of chunk) params.push(r.id, workspace, r.contextId, r.modelId, r.identityKey, r.sha256, r.now, r.now, r.createdBy);
-        return db.run(rowsSql(RECORD_INSERT, RECORD_VALUES, chunk.length), params);
-      });
-    },
-    async softDeleteRecord(id: string, now: string): Promise<void> {
-      await db.run("UPDATE records SET deleted_at = ?, updated_at = ? WHERE id = ?", [now, now, id]);
+    async softDeleteRecord(key: number, now: string): Promise<void> {
+      await db.run("UPDATE records SET deleted_at = ?, updated_at = ? WHERE id = ?", [d.time(now), d.time(now), key]);
     },
     listRecords(query: ListQuery): Promise<RowPage<RecordRow>> {
-      return listRows<RecordRow>(
+      return listRows<RawRecord>(
         db,
         {
           select: RECORD_SELECT,
-          from: "records r JOIN contexts c ON c.id = r.context_id",
-          where: "r.workspace = ? AND r.deleted_at IS NULL AND c.deleted_at IS NULL",
+          from: RECORD_FROM,
+          where: `r.workspace_id = ${WORKSPACE} AND r.deleted_at IS NULL AND c.deleted_at IS NULL`,
           params: [workspace],
-          id: "r.id",
+          id: "r.uuid",
           columns: {
-            contextId: { sql: "r.context_id", kind: "text" },
-            modelId: { sql: "r.model_id", kind: "text" },
+            contextId: { sql: "c.uuid", kind: "uuid" },
+            modelId: { sql: "m.uuid", kind: "uuid" },
             freshness: { sql: "c.freshness", kind: "text" },
-            createdAt: { sql: "r.created_at", kind: "text" },
-            updatedAt: { sql: "r.updated_at", kind: "text" },
+            createdAt: { sql: "r.created_at", kind: "time" },
+            updatedAt: { sql: "r.updated_at", kind: "time" },
           },
         },
         LIST_SPECS.records,
         query,
-      );
+      ).then((page) => ({ ...page, rows: page.rows.map(toRecordRow) }));
     },
-    /** Marks contributions superseded. */
-    markSuperseded(ids: readonly string[]): Promise<void> {
-      return forChunks(ids, (chunk) => db.run(`UPDATE contributions SET status = 'superseded' WHERE id IN (${placeholders(chunk.length)})`, chunk));
-    },
-    /** Inserts contributions, a hundred rows per statement. */
-    insertContributions(rows: readonly ContributionInsert[]): Promise<void> {
-      return forChunks(rows, (chunk) => {
-        const params: unknown[] = [];
-        for (const c of chunk) {
-          params.push(c.id, workspace, c.contextId, c.modelId, c.recordId, c.sourceId, c.sourceType, c.data, c.fieldConfidences,
-            c.status, c.supersedes, c.observedAt, c.receivedAt, c.createdBy);
-        }
-        return db.run(rowsSql(CONTRIBUTION_INSERT, CONTRIBUTION_VALUES, chunk.length), params);
-      });
-    },
-    getContribution(id: string): Promise<ContributionRow | undefined> {
-      return db.get<ContributionRow>(`SELECT ${CONTRIBUTION_SELECT} FROM contributions WHERE id = ? AND workspace = ?`, [id.toLowerCase(), workspace]);
+    async getContribution(id: string): Promise<ContributionRow | undefined> {
+      const row = await db.get<RawContribution>(`SELECT ${CONTRIBUTION_SELECT} FROM ${CONTRIBUTION_FROM} WHERE k.uuid = ? AND k.workspace_id = ${WORKSPACE}`, [d.uuid(id), workspace]);
+      return row ? (await decodeContributions(db, [row]))[0] : undefined;
     },
     /** Contributions by id (any order; unknown ids are left out). */
     async getContributions(ids: readonly string[]): Promise<ContributionRow[]> {
-      const out: ContributionRow[] = [];
+      const out: RawContribution[] = [];
       await forChunks(ids, async (chunk) => {
-        out.push(...(await db.all<ContributionRow>(`SELECT ${CONTRIBUTION_SELECT} FROM contributions WHERE workspace = ? AND id IN (${placeholders(chunk.length)})`, [workspace, ...chunk])));
+        out.push(
+          ...(await db.all<RawContribution>(`SELECT ${CONTRIBUTION_SELECT} FROM ${CONTRIBUTION_FROM} WHERE k.workspace_id = ${WORKSPACE} AND k.uuid IN (${placeholders(chunk.length)})`, [
+            workspace,
+            ...chunk.map((id) => d.uuid(id)),
+          ])),
+        );
       });
-      return out;
+      return decodeContributions(db, out);
+    },
+    /** Contributions by key, in the order given (unknown keys are left out). */
+    async getContributionsByKey(keys: readonly number[]): Promise<ContributionRow[]> {
+      const out: RawContribution[] = [];
+      await forChunks(keys, async (chunk) => {
+        out.push(...(await db.all<RawContribution>(`SELECT ${CONTRIBUTION_SELECT} FROM ${CONTRIBUTION_FROM} WHERE k.workspace_id = ${WORKSPACE} AND k.id IN (${placeholders(chunk.length)})`, [workspace, ...chunk])));
+      });
+      const rows = await decodeContributions(db, out);
+      const byKey = new Map(rows.map((r) => [r.key, r]));
+      return keys.flatMap((k) => byKey.get(k) ?? []);
     },
     /** Every contribution (any status) of a record, oldest first (for lineage listings). */
-    contributionsOfRecord(recordId: string): Promise<ContributionRow[]> {
-      return db.all<ContributionRow>(`SELECT ${CONTRIBUTION_SELECT} FROM contributions WHERE record_id = ? ORDER BY received_at, id`, [recordId]);
+    async contributionsOfRecord(recordKey: number): Promise<ContributionRow[]> {
+      const rows = await db.all<RawContribution>(`SELECT ${CONTRIBUTION_SELECT} FROM ${CONTRIBUTION_FROM} WHERE k.record_id = ? ORDER BY k.received_at, k.uuid`, [recordKey]);
+      return decodeContributions(db, rows);
     },
-    listContributions(query: ListQuery): Promise<RowPage<ContributionRow>> {
-      return listRows<ContributionRow>(
+    async listContributions(query: ListQuery): Promise<RowPage<ContributionRow>> {
+      const page = await listRows<RawContribution>(
         db,
         {
-          select: contributionColumns("k."),
-          from: "contributions k JOIN contexts c ON c.id = k.context_id",
-          where: "k.workspace = ? AND c.deleted_at IS NULL",
+          select: CONTRIBUTION_SELECT,
+          from: CONTRIBUTION_FROM,
+          where: `k.workspace_id = ${WORKSPACE} AND c.deleted_at IS NULL`,
           params: [workspace],
-          id: "k.id",
+          id: "k.uuid",
           columns: {
-            contextId: { sql: "k.context_id", kind: "text", membership: CONTRIBUTIONS_OF_CONTEXTS },
-            modelId: { sql: "k.model_id", kind: "text" },
-            recordId: { sql: "k.record_id", kind: "text" },
+            contextId: { sql: "c.uuid", kind: "uuid", membership: CONTRIBUTIONS_OF_CONTEXTS },
+            modelId: { sql: "m.uuid", kind: "uuid" },
+            recordId: { sql: "r.uuid", kind: "uuid" },
             sourceId: { sql: "k.source_id", kind: "text" },
             sourceType: { sql: "k.source_type", kind: "text" },
             status: { sql: "k.status", kind: "text" },
-            receivedAt: { sql: "k.received_at", kind: "text" },
+            receivedAt: { sql: "k.received_at", kind: "time" },
           },
         },
         LIST_SPECS.contributions,
         query,
       );
+      return { ...page, rows: await decodeContributions(db, page.rows) };
     },
   };
 }

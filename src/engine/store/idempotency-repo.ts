@@ -1,4 +1,5 @@
-import type { Sql } from "./sql.js";
+import type { Dialect, Sql } from "./sql.js";
+import { WORKSPACE } from "./workspace-sql.js";
 import type { KeyLock, Store } from "./store.js";
 
 /** A finished request's response, as replayed for a repeated key. */
@@ -69,10 +70,10 @@ interface Row {
   expiresAt: number;
 }
 
-const SELECT = `SELECT state, owner, request_hash AS "requestHash", status, headers, body, created_at AS "createdAt", expires_at AS "expiresAt"
-  FROM idempotency_keys WHERE workspace = ? AND key = ?`;
-const MARK_RUNNING = `INSERT INTO idempotency_keys (workspace, key, request_hash, state, owner, created_at, expires_at) VALUES (?, ?, ?, 'running', ?, ?, ?)
-  ON CONFLICT (workspace, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'running', owner = excluded.owner, status = NULL,
+const select = (d: Dialect) => `SELECT state, owner, request_hash AS "requestHash", status, headers, body, ${d.epochMs("created_at")} AS "createdAt",
+  ${d.epochMs("expires_at")} AS "expiresAt" FROM idempotency_keys WHERE workspace_id = ${WORKSPACE} AND key = ?`;
+const MARK_RUNNING = `INSERT INTO idempotency_keys (workspace_id, key, request_hash, state, owner, created_at, expires_at) VALUES (${WORKSPACE}, ?, ?, 'running', ?, ?, ?)
+  ON CONFLICT (workspace_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'running', owner = excluded.owner, status = NULL,
     headers = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at`;
 
 /** A finished, unexpired row as a replay. */
@@ -95,13 +96,15 @@ function replayOf(row: Row | undefined, now: number): IdempotencyBegin | undefin
  */
 export function createIdempotencyRepo(store: Store) {
   const db = store.sql;
+  const d = db.dialect;
+  const SELECT = select(d);
   const claimOf = (workspace: string, key: string, requestHash: string, t: IdempotencyTiming, lock?: KeyLock): ClaimedKey => ({
     async finish(response, sealBody) {
       try {
         await db.tx((tx) =>
           tx.run(
-            `INSERT INTO idempotency_keys (workspace, key, request_hash, state, status, headers, body, created_at, expires_at) VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?)
-             ON CONFLICT (workspace, key) DO UPDATE SET state = 'done', owner = NULL, status = excluded.status, headers = excluded.headers, body = excluded.body`,
+            `INSERT INTO idempotency_keys (workspace_id, key, request_hash, state, status, headers, body, created_at, expires_at) VALUES (${WORKSPACE}, ?, ?, 'done', ?, ?, ?, ?, ?)
+             ON CONFLICT (workspace_id, key) DO UPDATE SET state = 'done', owner = NULL, status = excluded.status, headers = excluded.headers, body = excluded.body`,
             [
               workspace,
               key,
@@ -110,8 +113,8 @@ export function createIdempotencyRepo(store: Store) {
               JSON.stringify(response.headers),
               // Sealed inside the transaction: a key rotation (which holds the write lock) is then either before or after it.
               response.body !== null && sealBody ? sealBody(response.body) : response.body,
-              t.now,
-              t.now + t.ttlMs,
+              d.time(t.now),
+              d.time(t.now + t.ttlMs),
             ],
           ),
         );
@@ -124,7 +127,7 @@ export function createIdempotencyRepo(store: Store) {
     },
     async release() {
       try {
-        await db.run("DELETE FROM idempotency_keys WHERE workspace = ? AND key = ? AND state = 'running'", [workspace, key]);
+        await db.run(`DELETE FROM idempotency_keys WHERE workspace_id = ${WORKSPACE} AND key = ? AND state = 'running'`, [workspace, key]);
       } finally {
         await lock?.release();
       }
@@ -156,13 +159,13 @@ export function createIdempotencyRepo(store: Store) {
         if (replay) return replay;
         // An expired row is ignored: after the retention the key is new.
         if (row && Number(row.expiresAt) > t.now && markStands(owner?.isAlive(row.owner), Number(row.createdAt), t)) return { kind: "running" as const };
-        await tx.run(MARK_RUNNING, [workspace, key, requestHash, owner?.id || null, t.now, t.now + t.ttlMs]);
+        await tx.run(MARK_RUNNING, [workspace, key, requestHash, owner?.id || null, d.time(t.now), d.time(t.now + t.ttlMs)]);
         return { kind: "claimed" as const, claim: claimOf(workspace, key, requestHash, t) };
       });
     },
     /** Deletes expired keys; returns how many. */
     purge(now: number): Promise<number> {
-      return db.run("DELETE FROM idempotency_keys WHERE expires_at <= ?", [now]);
+      return db.run("DELETE FROM idempotency_keys WHERE expires_at <= ?", [d.time(now)]);
     },
   };
 }

@@ -2,8 +2,9 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { errors } from "../../contract/errors.js";
 
 /**
- * What a keyset value must be: a text column sorts as a string, a number or boolean column
- * as a number, a path into a JSON column as either; the tie-breaker is an id (text).
+ * What a keyset value must be: a text or id column sorts as a string, a number column as
+ * a number; a time (ISO text, or epoch milliseconds where NULLs sort first), a boolean or a
+ * path into a JSON column as any of these scalars; the tie-breaker is an id (text).
  */
 export type CursorValueKind = "text" | "number" | "scalar";
 
@@ -48,7 +49,7 @@ export function decodeCursor(key: Buffer, scope: string, cursor: string, kinds: 
   values.forEach((v, i) => {
     const isText = typeof v === "string";
     const isNumber = typeof v === "number" && Number.isFinite(v);
-    const ok = kinds[i] === "text" ? isText : kinds[i] === "number" ? isNumber : isText || isNumber;
+    const ok = kinds[i] === "text" ? isText : kinds[i] === "number" ? isNumber : isText || isNumber || typeof v === "boolean";
     if (!ok) throw invalid();
   });
   return values;

@@ -5,10 +5,16 @@ import { decodeCursor, encodeCursor, type CursorValueKind } from "./list-cursor.
 import { cursorKeyOf } from "./settings-repo.js";
 import type { Dialect, Sql } from "./sql.js";
 
-/** How one API field maps onto SQL. `sql` is trusted text from this file's callers only. */
+/**
+ * How one API field maps onto SQL. `sql` is trusted text from this file's callers only.
+ * Values are bound in the column's stored form: a `uuid` or `time` column takes the API's
+ * text (an id, an ISO 8601 time) through the dialect.
+ */
 export interface ColumnSpec {
   sql: string;
-  kind: "text" | "number" | "bool";
+  kind: "text" | "number" | "bool" | "uuid" | "time";
+  /** The column may hold NULL (it then sorts first, as the lowest value). */
+  nullable?: boolean;
   /**
    * An equivalent of `sql IN (list)` that reaches the rows through an index (`eq` and `in`
    * filters use it); it may repeat `list`, whose values are bound once per use.
@@ -23,7 +29,7 @@ export interface ListSource {
   /** Base condition (workspace, not deleted), with its parameters. */
   where: string;
   params: unknown[];
-  /** The unique, ever-increasing tie-breaker column (UUIDv7 ids sort by creation). */
+  /** The unique tie-breaker column: the public id (a uuid column; UUIDv7 ids sort by creation). */
   id: string;
   columns: Record<string, ColumnSpec>;
   /** Dotted prefixes that reach into a JSON column, e.g. `{ metadata: "c.metadata" }`. */
@@ -52,14 +58,14 @@ export async function listRows<R>(db: Sql, source: ListSource, spec: ListSpec, q
     where.push(clause);
     params.push(...p);
   }
-  const keys = sort.map((s) => ({ expr: sortExpr(dialect, source, s.field), desc: s.desc }));
+  const keys = sort.map((s) => ({ expr: sortExpr(dialect, source, s.field), desc: s.desc, encode: encoderOf(dialect, source, s.field) }));
   // A cursor is signed for its list and sort order, and its values must be of the kinds
   // the sort keys read: a forged or foreign cursor is a 400, never SQL parameters.
   const scope = `${source.from}|${sort.map((s) => `${s.desc ? "-" : ""}${s.field}`).join(",")}`;
   const kinds: CursorValueKind[] = [...sort.map((s) => cursorKind(dialect, source, s.field)), "text"];
   if (query.cursor) {
     const values = decodeCursor(await cursorKeyOf(db), scope, query.cursor, kinds);
-    const [clause, p] = keysetSql(keys, source.id, values);
+    const [clause, p] = keysetSql(keys, { expr: source.id, desc: false, encode: (v) => dialect.uuid(v as string) }, values);
     where.push(clause);
     params.push(...p);
   }
@@ -97,27 +103,53 @@ function column(dialect: Dialect, source: ListSource, field: string): ColumnSpec
   throw errors.invalid(`unknown field "${field}"`);
 }
 
+/**
+ * The expression a field sorts by. A column that cannot be NULL is sorted as itself (an
+ * index on it then serves the order); NULLs sort as the lowest value of their kind, so the
+ * keyset comparison stays total.
+ */
 function sortExpr(dialect: Dialect, source: ListSource, field: string): string {
   const col = column(dialect, source, field);
-  // NULLs are sorted as the empty string so the keyset comparison stays total.
+  const json = isJsonColumn(source, field);
+  if (!json && !col.nullable) return col.sql;
+  if (col.kind === "time") return `COALESCE(${col.sql}, ${dialect.name === "sqlite" ? "0" : "'epoch'::timestamptz"})`;
   return col.kind === "text" ? `COALESCE(${col.text ?? col.sql}, '')` : `COALESCE(${col.sql}, 0)`;
+}
+
+/** How a keyset value read back from a sort key is bound again. */
+function encoderOf(dialect: Dialect, source: ListSource, field: string): (value: unknown) => unknown {
+  if (isJsonColumn(source, field)) return (v) => v;
+  const col = column(dialect, source, field);
+  if (col.kind === "time") return (v) => dialect.time(v as string | number);
+  if (col.kind === "uuid") return (v) => dialect.uuid(v as string);
+  if (col.kind === "bool") return (v) => (typeof v === "boolean" ? dialect.bool(v) : v);
+  return (v) => v;
 }
 
 /** The kind of keyset value a sort field yields (see sortExpr). */
 function cursorKind(dialect: Dialect, source: ListSource, field: string): CursorValueKind {
   if (isJsonColumn(source, field)) return "scalar";
-  return column(dialect, source, field).kind === "text" ? "text" : "number";
+  const kind = column(dialect, source, field).kind;
+  if (kind === "time" || kind === "bool") return "scalar";
+  return kind === "text" || kind === "uuid" ? "text" : "number";
 }
 
 function isJsonColumn(source: ListSource, field: string): boolean {
   return !source.columns[field];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** ISO 8601 without a zone is read as UTC (the API's times are all UTC). */
+function utc(value: string): string {
+  return /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value) ? `${value}Z` : value;
+}
 
-function typed(col: ColumnSpec, field: string, value: string): unknown {
-  // Ids are stored lowercase; accept them in any case, as the single-resource paths do.
-  if (col.kind === "text" && UUID.test(value)) return value.toLowerCase();
+function typed(dialect: Dialect, col: ColumnSpec, field: string, value: string): unknown {
+  if (col.kind === "uuid") return dialect.uuid(value);
+  if (col.kind === "time") {
+    const ms = Date.parse(utc(value));
+    if (Number.isNaN(ms)) throw errors.invalid(`filter ${field}: "${value}" is not an ISO 8601 date or time`);
+    return dialect.time(ms);
+  }
   if (col.kind === "number") {
     const n = Number(value);
     if (value.trim() === "" || !Number.isFinite(n)) throw errors.invalid(`filter ${field}: "${value}" is not a number`);
@@ -125,7 +157,7 @@ function typed(col: ColumnSpec, field: string, value: string): unknown {
   }
   if (col.kind === "bool") {
     if (value !== "true" && value !== "false") throw errors.invalid(`filter ${field}: "${value}" is not true or false`);
-    return value === "true" ? 1 : 0;
+    return dialect.bool(value === "true");
   }
   return value;
 }
@@ -142,7 +174,7 @@ function jsonCandidates(dialect: Dialect, value: string): unknown[] {
 function filterSql(dialect: Dialect, source: ListSource, f: FilterClause): [string, unknown[]] {
   const col = column(dialect, source, f.field);
   const json = isJsonColumn(source, f.field);
-  const values = (v: string): unknown[] => (json ? jsonCandidates(dialect, v) : [typed(col, f.field, v)]);
+  const values = (v: string): unknown[] => (json ? jsonCandidates(dialect, v) : [typed(dialect, col, f.field, v)]);
   switch (f.op) {
     case "eq":
       return membership(col, values(f.value));
@@ -153,11 +185,11 @@ function filterSql(dialect: Dialect, source: ListSource, f: FilterClause): [stri
     case "in":
       return membership(col, f.value.split(",").flatMap((s) => values(s.trim())));
     case "contains":
-      return [dialect.containsText(col.text ?? col.sql), [f.value]];
+      return [dialect.containsText(col.kind === "time" ? dialect.timeText(col.sql) : (col.text ?? col.sql)), [f.value]];
     default: {
       const op = { gt: ">", gte: ">=", lt: "<", lte: "<=" }[f.op];
       const n = Number(f.value);
-      const v = json ? dialect.jsonValue(f.value.trim() !== "" && Number.isFinite(n) ? n : f.value) : typed(col, f.field, f.value);
+      const v = json ? dialect.jsonValue(f.value.trim() !== "" && Number.isFinite(n) ? n : f.value) : typed(dialect, col, f.field, f.value);
       return [`${col.sql} ${op} ?`, [v]];
     }
   }
@@ -169,18 +201,24 @@ function membership(col: ColumnSpec, v: unknown[]): [string, unknown[]] {
   return [col.membership.sql(list), Array.from({ length: col.membership.uses }, () => v).flat()];
 }
 
-function keysetSql(keys: { expr: string; desc: boolean }[], id: string, values: unknown[]): [string, unknown[]] {
-  const all = [...keys, { expr: id, desc: false }];
+interface KeysetKey {
+  expr: string;
+  desc: boolean;
+  encode: (value: unknown) => unknown;
+}
+
+function keysetSql(keys: KeysetKey[], id: KeysetKey, values: unknown[]): [string, unknown[]] {
+  const all = [...keys, id];
   const ors: string[] = [];
   const params: unknown[] = [];
   for (let i = 0; i < all.length; i++) {
     const parts: string[] = [];
     for (let j = 0; j < i; j++) {
       parts.push(`${all[j].expr} = ?`);
-      params.push(values[j]);
+      params.push(all[j].encode(values[j]));
     }
     parts.push(`${all[i].expr} ${all[i].desc ? "<" : ">"} ?`);
-    params.push(values[i]);
+    params.push(all[i].encode(values[i]));
     ors.push(`(${parts.join(" AND ")})`);
   }
   return [`(${ors.join(" OR ")})`, params];

@@ -9,32 +9,35 @@ export interface LinkRow {
   createdAt: string;
 }
 
-const LINKS = `SELECT l.name, l.target_record_id AS "targetRecordId", l.target_model_id AS "targetModelId", m.name AS "targetModelName", l.created_at AS "createdAt"
-  FROM relationships l JOIN models m ON m.id = l.target_model_id JOIN records t ON t.id = l.target_record_id
+const LINKS = `SELECT l.name, t.uuid AS "targetRecordId", m.uuid AS "targetModelId", m.name AS "targetModelName", l.created_at AS "createdAt"
+  FROM relationships l JOIN records t ON t.id = l.target_record_id JOIN models m ON m.id = t.model_id
   WHERE l.source_record_id = ? AND t.deleted_at IS NULL`;
-const ORDER = "ORDER BY l.name, l.created_at, l.target_record_id";
+// Ties of a name and time fall to the target's id, as the API orders them.
+const ORDER = "ORDER BY l.name, l.created_at, t.uuid";
 
 /** Relationship links and remembered removals. */
 export function createRelationshipRepo(db: Sql) {
+  const d = db.dialect;
   return {
-    linksOf(recordId: string, name?: string): Promise<LinkRow[]> {
-      return name === undefined ? db.all<LinkRow>(`${LINKS} ${ORDER}`, [recordId]) : db.all<LinkRow>(`${LINKS} AND l.name = ? ${ORDER}`, [recordId, name]);
+    /** The links of a record (by key), optionally of one relationship name. */
+    linksOf(recordKey: number, name?: string): Promise<LinkRow[]> {
+      return name === undefined ? db.all<LinkRow>(`${LINKS} ${ORDER}`, [recordKey]) : db.all<LinkRow>(`${LINKS} AND l.name = ? ${ORDER}`, [recordKey, name]);
     },
+    /** Removes a link and remembers it (the pipeline must not make it again); false when there was none. */
     async removeLink(
-      contextId: string,
-      workspace: string,
-      sourceRecordId: string,
+      contextKey: number,
+      sourceRecordKey: number,
       name: string,
-      targetRecordId: string,
+      targetRecordKey: number,
       identities: [string | null, string | null],
     ): Promise<boolean> {
-      const changed = await db.run("DELETE FROM relationships WHERE source_record_id = ? AND name = ? AND target_record_id = ?", [sourceRecordId, name, targetRecordId]);
+      const changed = await db.run("DELETE FROM relationships WHERE source_record_id = ? AND name = ? AND target_record_id = ?", [sourceRecordKey, name, targetRecordKey]);
       if (changed === 0) return false;
       await db.run(
-        `INSERT INTO relationship_removals (workspace, context_id, source_record_id, name, target_record_id, source_identity, target_identity, removed_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source_record_id, name, target_record_id)
+        `INSERT INTO relationship_removals (context_id, source_record_id, name, target_record_id, source_identity, target_identity, removed_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source_record_id, name, target_record_id)
          DO UPDATE SET source_identity = excluded.source_identity, target_identity = excluded.target_identity, removed_at = excluded.removed_at`,
-        [workspace, contextId, sourceRecordId, name, targetRecordId, identities[0], identities[1], new Date().toISOString()],
+        [contextKey, sourceRecordKey, name, targetRecordKey, identities[0], identities[1], d.time(Date.now())],
       );
       return true;
     },

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Sql } from "./sql.js";
+import { WORKSPACE } from "./workspace-sql.js";
 
 /** How long a key is remembered (the interface's 24 hours). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -50,16 +51,20 @@ export function createReplayRepo(workspace: string) {
       // the transaction's connection, which runs them in order): it still reads after the lock.
       const locked = tx.dialect.lockKey ? tx.run(tx.dialect.lockKey, [`${workspace}\n${key}`]) : undefined;
       const now = Date.now();
-      const [, hit] = await Promise.all([locked, tx.get<{ body: string }>("SELECT body FROM idempotency_keys WHERE workspace = ? AND key = ? AND state = 'done' AND expires_at > ?", [workspace, key, now])]);
+      const d = tx.dialect;
+      const [, hit] = await Promise.all([
+        locked,
+        tx.get<{ body: string }>(`SELECT body FROM idempotency_keys WHERE workspace_id = ${WORKSPACE} AND key = ? AND state = 'done' AND expires_at > ?`, [workspace, key, d.time(now)]),
+      ]);
       if (hit !== undefined) return codec ? codec.load(JSON.parse(hit.body), tx) : (JSON.parse(hit.body) as T);
       const result = await fn();
       const body = JSON.stringify(codec ? codec.store(result) : result);
       await tx.run(
-        `INSERT INTO idempotency_keys (workspace, key, request_hash, state, status, headers, body, created_at, expires_at)
-         VALUES (?, ?, ?, 'done', 200, '{}', ?, ?, ?)
-         ON CONFLICT (workspace, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'done', status = 200, headers = '{}',
+        `INSERT INTO idempotency_keys (workspace_id, key, request_hash, state, status, headers, body, created_at, expires_at)
+         VALUES (${WORKSPACE}, ?, ?, 'done', 200, '{}', ?, ?, ?)
+         ON CONFLICT (workspace_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'done', status = 200, headers = '{}',
            body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
-        [workspace, key, hash, body, now, now + IDEMPOTENCY_TTL_MS],
+        [workspace, key, hash, body, d.time(now), d.time(now + IDEMPOTENCY_TTL_MS)],
       );
       return result;
     },

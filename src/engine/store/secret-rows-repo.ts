@@ -18,10 +18,10 @@ export interface SecretRow {
 export function createSecretRowsRepo(store: Store) {
   return {
     async all(db: Sql = store.sql): Promise<SecretRow[]> {
-      const hooks = await db.all<{ ref: string; value: string }>("SELECT id AS ref, secret AS value FROM webhooks");
+      const hooks = await db.all<{ ref: string; value: string }>("SELECT uuid AS ref, secret AS value FROM webhooks");
       const replays = await db.all<{ workspace: string; key: string; value: string }>(
-        `SELECT workspace, key, body AS value FROM idempotency_keys
-         WHERE body LIKE 'enc:v1:%' OR body LIKE '%"secret":"whsec\\_%' ESCAPE '\\'`,
+        `SELECT w.name AS workspace, k.key, k.body AS value FROM idempotency_keys k JOIN workspaces w ON w.id = k.workspace_id
+         WHERE k.body LIKE 'enc:v1:%' OR k.body LIKE '%"secret":"whsec\\_%' ESCAPE '\\'`,
       );
       return [
         ...hooks.map((r) => ({ table: "webhooks" as const, ...r })),
@@ -30,10 +30,10 @@ export function createSecretRowsRepo(store: Store) {
     },
     async update(db: Sql, row: SecretRow, value: string): Promise<void> {
       if (row.table === "webhooks") {
-        await db.run("UPDATE webhooks SET secret = ? WHERE id = ?", [value, row.ref]);
+        await db.run("UPDATE webhooks SET secret = ? WHERE uuid = ?", [value, db.dialect.uuid(row.ref)]);
       } else {
         const [workspace, key] = row.ref.split("\u0000");
-        await db.run("UPDATE idempotency_keys SET body = ? WHERE workspace = ? AND key = ?", [value, workspace, key]);
+        await db.run("UPDATE idempotency_keys SET body = ? WHERE workspace_id = (SELECT id FROM workspaces WHERE name = ?) AND key = ?", [value, workspace, key]);
       }
     },
     /**

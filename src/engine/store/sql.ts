@@ -1,8 +1,10 @@
 /**
  * The engine's data-access port: a thin SQL executor with one implementation per store
  * (SQLite, PostgreSQL). Repositories are written once against it, in the SQL both stores
- * speak (`?` placeholders, TEXT and INTEGER columns, ON CONFLICT, RETURNING), and ask the
- * {@link Dialect} for the few expressions that differ.
+ * speak (`?` placeholders, ON CONFLICT, RETURNING), and ask the {@link Dialect} for the
+ * few expressions and parameter forms that differ. Rows come back in the same JavaScript
+ * forms from both: UUIDs as lowercase strings, times as ISO 8601 strings, booleans as
+ * booleans, digests as hex, JSON as its text (see schema/columns.ts).
  */
 
 /** A row as the driver returns it: column name to value. */
@@ -26,8 +28,8 @@ export interface TxOptions {
 export interface Sql {
   readonly dialect: Dialect;
   /**
-   * Values read once per store and kept (the cursor signing key): one map shared by the
-   * store's executor and every transaction's.
+   * Values read once per store and kept (the cursor signing key, field keys): one map
+   * shared by the store's executor and every transaction's.
    */
   readonly memo: Map<string, unknown>;
   /** Every row of a query. */
@@ -48,7 +50,7 @@ export interface Sql {
   signal(signal: Signal): void;
 }
 
-/** The SQL texts that differ between the stores; everything else is written once. */
+/** The SQL texts and parameter forms that differ between the stores; everything else is written once. */
 export interface Dialect {
   readonly name: "sqlite" | "postgres";
   /**
@@ -59,8 +61,22 @@ export interface Dialect {
   readonly forUpdate: string;
   /** Appended to a queue's SELECT: `FOR UPDATE SKIP LOCKED` on PostgreSQL, nothing on SQLite. */
   readonly skipLocked: string;
+  /** A UUID parameter; a string that is no UUID becomes NULL, which matches nothing. */
+  uuid(id: string | null | undefined): unknown;
+  /** A time parameter, from ISO 8601 text or epoch milliseconds (null stays null). */
+  time(t: string | number | null | undefined): unknown;
+  /** A boolean parameter. */
+  bool(b: boolean): unknown;
+  /** A digest parameter from its hex (null stays null). */
+  digest(hex: string | null): unknown;
+  /** A time column as epoch milliseconds (a number), for arithmetic and keyset cursors. */
+  epochMs(column: string): string;
+  /** A time expression plus `ms` milliseconds. */
+  timePlusMs(expr: string, ms: number): string;
+  /** A time column as ISO 8601 text (what `contains` filters search). */
+  timeText(column: string): string;
   /**
-   * A JSON value inside a TEXT column, by a path of keys checked by the caller (they are
+   * A JSON value inside a JSON column, by a path of keys checked by the caller (they are
    * inlined), comparable with values made by {@link jsonValue}.
    */
   jsonPath(column: string, keys: readonly string[]): string;
@@ -68,7 +84,7 @@ export interface Dialect {
   jsonText(column: string, keys: readonly string[]): string;
   /** A value to bind against {@link jsonPath}: a number, a string or a boolean. */
   jsonValue(value: string | number | boolean): unknown;
-  /** True when the JSON array in TEXT `column` holds the string bound to the next `?`. */
+  /** True when the JSON array in `column` holds the string bound to the next `?`. */
   jsonArrayHas(column: string): string;
   /**
    * A statement that waits for the transaction-scoped lock of the string bound to its one

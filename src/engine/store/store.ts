@@ -1,5 +1,5 @@
 import type { WriteGroup } from "../../contract/service.js";
-import type { EvidenceLookups } from "./evidence-repo.js";
+import type { IngestStore } from "./evidence-repo.js";
 import type { Signal, Sql } from "./sql.js";
 
 /**
@@ -10,6 +10,18 @@ export interface KeyLock {
   release(): Promise<void>;
 }
 
+/** What a store's connection pool is doing, as far as this process can tell (metrics). */
+export interface PoolStats {
+  /** Connections the pool may open. */
+  max: number;
+  /** Connections held by a statement, a transaction or a reservation. */
+  inUse: number;
+  /** Connections free for the next statement (opened or not: drivers open them on demand). */
+  idle: number;
+  /** Operations beyond the pool's size, waiting for a connection (an upper bound on PostgreSQL). */
+  waiting: number;
+}
+
 /** An open database: one of the two adapters behind the same port. */
 export interface Store {
   readonly kind: "sqlite" | "postgres";
@@ -17,8 +29,8 @@ export interface Store {
   readonly sql: Sql;
   /** What to show a user: the SQLite path, or the PostgreSQL URL without its password. */
   readonly location: string;
-  /** The ingest's lookups, each store its fastest way. */
-  readonly lookups: EvidenceLookups;
+  /** What an ingest asks of the store, each store its fastest way. */
+  readonly ingest: IngestStore;
   /**
    * A value that changes whenever the database may have changed, for caches of what was
    * read: on SQLite a commit by another connection (data_version) or a row written through
@@ -39,13 +51,16 @@ export interface Store {
   lockKey?(workspace: string, key: string): Promise<KeyLock | undefined>;
   /**
    * Evidence arrived: inside the caller's transaction, bumps each context's evidence version
-   * (resolved → stale; a computing pass notices the version) and wakes the workers. Returns
-   * the contexts that turned stale, for `context.stale`. Each store does it its fastest way.
+   * (resolved → stale; a computing pass notices the version) and wakes the workers. Takes
+   * the contexts' keys; returns the contexts that turned stale (by id), for `context.stale`.
+   * Each store does it its fastest way.
    */
-  markStale(db: Sql, contextIds: Iterable<string>): Promise<{ contextId: string; workspace: string }[]>;
+  markStale(db: Sql, contextKeys: Iterable<number>): Promise<{ contextId: string; workspace: string }[]>;
   /** Optional write groups: see DdsService.writeGroup. */
   writeGroup?(): WriteGroup;
-  /** Resolves when the database answers a trivial query (`/readyz`). */
+  /** The connection pool's use (PostgreSQL); absent on SQLite, which has one connection and no pool. */
+  poolStats?(): PoolStats;
+  /** Resolves when the database answers a trivial query (`/readyz`, the metrics' `dds_db_up`). */
   ping(): Promise<void>;
   /**
    * What the store knows of its database without asking it: false while it is known to be
@@ -57,5 +72,5 @@ export interface Store {
 
 /** Creates the workspace row if it does not exist yet. */
 export async function ensureWorkspace(sql: Sql, name: string): Promise<void> {
-  await sql.run("INSERT INTO workspaces(name, created_at) VALUES (?, ?) ON CONFLICT(name) DO NOTHING", [name, new Date().toISOString()]);
+  await sql.run("INSERT INTO workspaces (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", [name, sql.dialect.time(Date.now())]);
 }

@@ -34,7 +34,12 @@ export interface WebhookDispatcherOptions {
   intervalMs?: number;
   /** Told about a tick that threw (a locked or closed database); the loop goes on. */
   onError?: (err: unknown) => void;
+  /** Told how each attempt ended once it is recorded (the server's metrics). */
+  onAttempt?: (outcome: AttemptOutcome) => void;
 }
+
+/** How one delivery attempt ended: delivered, to be retried, or failed for good. */
+export type AttemptOutcome = "delivered" | "retrying" | "failed";
 
 /** What one tick did. */
 export interface TickResult {
@@ -102,7 +107,13 @@ export function createWebhookDispatcher(store: Store, options: WebhookDispatcher
     }
   };
 
-  const attempt = async (d: ClaimedDelivery): Promise<"delivered" | "retrying" | "failed"> => {
+  const attempt = async (d: ClaimedDelivery): Promise<AttemptOutcome> => {
+    const outcome = await settleAttempt(d);
+    options.onAttempt?.(outcome);
+    return outcome;
+  };
+
+  const settleAttempt = async (d: ClaimedDelivery): Promise<AttemptOutcome> => {
     const outcome: Outcome =
       d.url === null || d.secret === null ? { ok: false, statusCode: null, error: "webhook deleted" } : await post({ ...d, url: d.url, secret: d.secret });
     const at = now();

@@ -29,7 +29,7 @@ export function createWebhookOutbox(options: WebhookOutboxOptions = {}) {
     // so each endpoint can deduplicate its own retries by `webhook-id`.
     const payload = JSON.stringify(buildPayload(type, data, createdAt));
     for (const hook of hooks) {
-      await deliveries.enqueue({ id: newId(), workspace: data.workspace, webhookId: hook.id, messageId: `msg_${newId()}`, eventType: type, payload, createdAt, dueAt: at });
+      await deliveries.enqueue({ id: newId(), webhookKey: hook.key, messageId: newId(), eventType: type, payload, createdAt, dueAt: at });
     }
     return hooks.length;
   };
@@ -51,21 +51,20 @@ export function createWebhookOutbox(options: WebhookOutboxOptions = {}) {
      */
     async passCommitted(tx: Sql, event: PassEvent): Promise<void> {
       for (const c of event.changedOutcomes) {
-        const evaluation = await tx.get<{ id: string }>("SELECT id FROM evaluations WHERE context_id = ? AND rule_id = ?", [event.contextId, c.ruleId]);
-        const rule = await tx.get<{ name: string }>("SELECT name FROM rules WHERE id = ?", [c.ruleId]);
+        const { evaluationId, ruleName } = await createDeliveryRepo(tx).evaluationOf(event.contextId, c.ruleId);
         await emit(tx, "evaluation.changed", {
           contextId: event.contextId,
           workspace: event.workspace,
-          evaluationId: evaluation?.id ?? null,
+          evaluationId,
           ruleId: c.ruleId,
-          ruleName: rule?.name ?? null,
+          ruleName,
           outcome: c.outcome,
           previousOutcome: !c.outcome,
         });
       }
       if (event.freshness === "resolved") {
-        const row = await tx.get<{ resolvedAt: string | null }>(`SELECT resolved_at AS "resolvedAt" FROM contexts WHERE id = ?`, [event.contextId]);
-        await emit(tx, "context.resolved", { contextId: event.contextId, workspace: event.workspace, freshness: "resolved", resolvedAt: row?.resolvedAt ?? null });
+        const resolvedAt = await createDeliveryRepo(tx).resolvedAt(event.contextId);
+        await emit(tx, "context.resolved", { contextId: event.contextId, workspace: event.workspace, freshness: "resolved", resolvedAt });
       }
     },
   };

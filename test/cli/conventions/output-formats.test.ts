@@ -1,5 +1,6 @@
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { displayWidth } from "../../../src/cli/output/table-layout.js";
 import { ddsctl, sandbox, type Sandbox } from "../../helpers/cli.js";
 import { createContext, createModel, messages, ok, run, uniq } from "../support.js";
 
@@ -78,5 +79,18 @@ describe("tables", () => {
     const wide = await ddsctl(box, ["contexts", "list", "--filter", `name=${ctxName}`, "-o", "wide"], { stdoutTTY: { columns: 70 } });
     expect(wide.stdout).not.toContain("…");
     expect(wide.stdout).toContain("long long long");
+  });
+
+  it("on a terminal, columns after a name in CJK or with an emoji stay aligned (display width, not length)", async () => {
+    const batch = uniq("wide");
+    for (const name of [`王小明-${batch}`, `🏠-${batch}`, `plain-${batch}`]) await createContext(box, ["--name", name, "--metadata", `batch=${batch}`]);
+    const r = await ddsctl(box, ["contexts", "list", "--filter", `metadata.batch=${batch}`], { stdoutTTY: { columns: 200 } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stdout.split("\n").filter(Boolean);
+    expect(lines).toHaveLength(4);
+    // The column STATUS starts at, in terminal columns, is the same on every line.
+    const column = (line: string, word: string) => displayWidth(line.slice(0, line.indexOf(word)));
+    const at = column(lines[0], "STATUS");
+    for (const l of lines.slice(1)) expect(column(l, "active"), l).toBe(at);
   });
 });

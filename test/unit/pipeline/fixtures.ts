@@ -47,6 +47,7 @@ export function storedModel(spec: {
   relationships?: RelationshipDecl[];
 }): StoredModel {
   const fields: StoredField[] = spec.fields.map((f, i) => ({
+    key: spec.group * 100 + i + 1,
     id: uuid(spec.group, i + 1),
     modelId: spec.id,
     name: f.name,
@@ -62,6 +63,7 @@ export function storedModel(spec: {
   }));
   const identity = (spec.identity ?? []).map((name) => fields.find((f) => f.name === name)!.id);
   return {
+    key: spec.group,
     id: spec.id,
     name: spec.name,
     description: "",

@@ -1,10 +1,15 @@
 /**
- * The record graph's layout: models in columns by the relationships (see columnsOf),
- * records stacked in their model's place. A model with more
- * records than {@link AGGREGATE_OVER} in the case is drawn as one aggregate node and its
- * links as counted bundles, so a case of thousands of records stays a few dozen shapes.
+ * The record graph's layout, by dagre: models ranked left to right by their relationships
+ * (see columnsOf: the parent side first, whatever links point back), records ordered within
+ * a rank to cross as few edges as possible, and every edge label given a box of its own
+ * size that nodes and other labels keep clear of. A model with more records than
+ * {@link AGGREGATE_OVER} in the case is drawn as one aggregate node and its links as counted
+ * bundles, so a case of thousands of records stays a few dozen shapes. dagre is in the
+ * graph's own chunk, loaded when a case is first opened.
  */
+import dagre, { type EdgeLabel, type GraphLabel, type NodeLabel } from "@dagrejs/dagre";
 import type { DdsRecord, Model } from "../../../src/contract/schemas/index.js";
+import { recordLabel } from "./record-label.js";
 
 /** One link of the record graph; `removedAt` is set for a link removed through the API. */
 export interface GraphLink {
@@ -20,13 +25,12 @@ export const AGGREGATE_OVER = 40;
 export const NODE_W = 170;
 /** A node's height in pixels. */
 export const NODE_H = 40;
-const COL_GAP = 70;
-const ROW_GAP = 14;
-/** Extra space between two models sharing a column. */
-const MODEL_GAP = 18;
+/** An edge label's height, and the room left around its text. */
+export const LABEL_H = 16;
+const LABEL_PAD = 8;
 const PAD = 12;
 
-/** A drawn node: one record, or every record of a model. */
+/** A drawn node: one record, or every record of a model (x, y: its top-left corner). */
 export interface GraphNode {
   id: string;
   model: string;
@@ -48,6 +52,13 @@ export interface GraphEdge {
   removed: boolean;
   removedAt: string | null;
   count: number;
+  /** The text of its label. */
+  text: string;
+  /** Where it runs, from `from` to `to`. */
+  points: { x: number; y: number }[];
+  /** The centre of its label's box. */
+  labelX: number;
+  labelY: number;
 }
 
 /** The laid-out graph and its size. */
@@ -58,12 +69,14 @@ export interface GraphLayout {
   height: number;
 }
 
-/** `applicantId=a1` from a record's identity fields, or a short id. */
-export function recordLabel(r: DdsRecord, model: Model | undefined): string {
-  const identity = model?.identity ?? [];
-  if (identity.length === 0) return model ? "" : r.recordId.slice(0, 8);
-  return identity.map((f) => `${f}=${typeof r.data[f] === "string" ? r.data[f] : JSON.stringify(r.data[f] ?? null)}`).join(", ");
-}
+/** Measures a label's text in pixels (the page measures with its font; tests estimate). */
+export type MeasureText = (text: string) => number;
+
+/** A generous estimate (7 px a character at 11 px) for callers without a canvas. */
+export const estimateText: MeasureText = (text) => text.length * 7;
+
+/** Re-exported for the case view's lists. */
+export { recordLabel };
 
 /**
  * The column of each model: breadth-first from the roots (models nothing links to; in a
@@ -103,8 +116,13 @@ function columnsOf(names: string[], links: [string, string][], parentScore: Map<
   return column;
 }
 
-/** Lays out a case's records and links. */
-export function layoutGraph(records: DdsRecord[], links: GraphLink[], models: Model[]): GraphLayout {
+/** The text an edge's label shows. */
+function edgeText(name: string, count: number, removed: boolean): string {
+  return `${name}${count > 1 ? ` ×${count}` : ""}${removed ? " (removed)" : ""}`;
+}
+
+/** Lays out a case's records and links; `measure` sizes the edge labels. */
+export function layoutGraph(records: DdsRecord[], links: GraphLink[], models: Model[], measure: MeasureText = estimateText): GraphLayout {
   const modelById = new Map(models.map((m) => [m.modelId, m]));
   const nameOf = (r: DdsRecord) => modelById.get(r.modelId)?.name ?? r.modelId;
   const byModel = new Map<string, DdsRecord[]>();
@@ -126,29 +144,24 @@ export function layoutGraph(records: DdsRecord[], links: GraphLink[], models: Mo
     }
   }
   const column = columnsOf([...byModel.keys()], modelLinks, parentScore);
-  const columns = Math.max(0, ...column.values()) + 1;
-  const nextY = Array.from({ length: columns }, () => PAD);
+
   const nodeOf = new Map<string, GraphNode>();
   const nodes: GraphNode[] = [];
   for (const name of [...byModel.keys()].sort((a, b) => column.get(a)! - column.get(b)! || a.localeCompare(b))) {
     const list = byModel.get(name)!;
-    const col = column.get(name)!;
-    const x = PAD + col * (NODE_W + COL_GAP);
     if (list.length > AGGREGATE_OVER) {
-      const node: GraphNode = { id: `model:${name}`, model: name, label: `${list.length.toLocaleString()} records`, x, y: nextY[col], count: list.length };
+      const node: GraphNode = { id: `model:${name}`, model: name, label: `${list.length.toLocaleString()} records`, x: 0, y: 0, count: list.length };
       nodes.push(node);
       for (const r of list) nodeOf.set(r.recordId, node);
     } else {
-      list.forEach((r, row) => {
-        const node: GraphNode = { id: r.recordId, model: name, label: recordLabel(r, modelById.get(r.modelId)), x, y: nextY[col] + row * (NODE_H + ROW_GAP), recordId: r.recordId, issues: r.issues.length };
+      for (const r of list) {
+        const node: GraphNode = { id: r.recordId, model: name, label: recordLabel(r, modelById.get(r.modelId)), x: 0, y: 0, recordId: r.recordId, issues: r.issues.length };
         nodes.push(node);
         nodeOf.set(r.recordId, node);
-      });
+      }
     }
-    nextY[col] += (list.length > AGGREGATE_OVER ? 1 : list.length) * (NODE_H + ROW_GAP) + MODEL_GAP;
   }
-  const height = Math.max(...nextY) - MODEL_GAP - ROW_GAP;
-  const bundles = new Map<string, GraphEdge>();
+  const bundles = new Map<string, Omit<GraphEdge, "text" | "points" | "labelX" | "labelY">>();
   for (const l of links) {
     const from = nodeOf.get(l.source);
     const to = nodeOf.get(l.target);
@@ -159,5 +172,34 @@ export function layoutGraph(records: DdsRecord[], links: GraphLink[], models: Mo
     if (edge) edge.count++;
     else bundles.set(key, { from, to, name: l.name, removed, removedAt: l.removedAt, count: 1 });
   }
-  return { nodes, edges: [...bundles.values()], width: PAD * 2 + columns * (NODE_W + COL_GAP) - COL_GAP, height: height + PAD };
+
+  const g = new dagre.graphlib.Graph<GraphLabel, NodeLabel, EdgeLabel>({ multigraph: true });
+  g.setGraph({ rankdir: "LR", nodesep: 14, edgesep: 8, ranksep: 40, marginx: PAD, marginy: PAD });
+  g.setDefaultEdgeLabel(() => ({}));
+  for (const n of nodes) g.setNode(n.id, { width: NODE_W, height: NODE_H });
+  const drawn = [...bundles.entries()].map(([key, e]) => ({ key, ...e, text: edgeText(e.name, e.count, e.removed) }));
+  for (const e of drawn) {
+    // Ranked by model column: a link pointing back (Applicant.loan → Loan) is laid out
+    // forwards and drawn backwards, so the parent model stays first.
+    const back = column.get(e.to.model)! < column.get(e.from.model)!;
+    const [v, w] = back ? [e.to.id, e.from.id] : [e.from.id, e.to.id];
+    const minlen = e.from === e.to ? 1 : Math.max(1, Math.abs(column.get(e.to.model)! - column.get(e.from.model)!));
+    g.setEdge(v, w, { width: measure(e.text) + LABEL_PAD, height: LABEL_H, labelpos: "c", minlen, back }, e.key);
+  }
+  dagre.layout(g);
+
+  for (const n of nodes) {
+    const placed = g.node(n.id);
+    n.x = placed.x! - NODE_W / 2;
+    n.y = placed.y! - NODE_H / 2;
+  }
+  const edges: GraphEdge[] = drawn.map(({ key, ...e }) => {
+    const back = column.get(e.to.model)! < column.get(e.from.model)!;
+    const [v, w] = back ? [e.to.id, e.from.id] : [e.from.id, e.to.id];
+    const placed = g.edge(v, w, key);
+    const points = ((placed.points ?? []) as { x: number; y: number }[]).map((p) => ({ x: p.x, y: p.y }));
+    return { ...e, points: back ? points.reverse() : points, labelX: placed.x!, labelY: placed.y! };
+  });
+  const size = g.graph();
+  return { nodes, edges, width: size.width ?? 0, height: size.height ?? 0 };
 }

@@ -1,35 +1,38 @@
 /**
  * The record graph of a case as SVG: records as nodes by model, relationships as edges,
  * a link removed through the API drawn dashed and labelled "removed". Nodes are buttons
- * (Tab to reach, Enter to open). Large models are aggregated (see graph-layout.ts).
+ * (Tab to reach, Enter to open). Large models are aggregated (see graph-layout.ts). This
+ * module and dagre are a chunk of their own, loaded when a case is first shown.
  */
 import { useMemo } from "preact/hooks";
 import type { DdsRecord, Model } from "../../../src/contract/schemas/index.js";
-import { layoutGraph, NODE_H, NODE_W, type GraphEdge, type GraphLink, type GraphNode } from "./graph-layout.js";
+import { estimateText, layoutGraph, NODE_H, NODE_W, type GraphEdge, type GraphLink, type GraphNode } from "./graph-layout.js";
 
-function edgePath(e: GraphEdge): string {
-  const { from, to } = e;
-  if (from === to) {
-    const x = from.x + NODE_W;
-    const y = from.y + NODE_H / 2;
-    return `M ${x} ${y - 8} C ${x + 40} ${y - 30}, ${x + 40} ${y + 30}, ${x} ${y + 8}`;
-  }
-  const back = to.x <= from.x;
-  const x1 = back ? from.x : from.x + NODE_W;
-  const x2 = back ? to.x + NODE_W : to.x;
-  const y1 = from.y + NODE_H / 2;
-  const y2 = to.y + NODE_H / 2;
-  const bend = back ? -60 : 45;
-  return `M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}`;
+/** The font of edge labels: the canvas that measures them and the SVG that draws them use the same. */
+const LABEL_FONT = "11px system-ui, sans-serif";
+
+let canvas: CanvasRenderingContext2D | null | undefined;
+/** A label's width in pixels, measured in the font it is drawn in (an estimate without a canvas). */
+function measure(text: string): number {
+  canvas ??= document.createElement("canvas").getContext("2d");
+  if (!canvas) return estimateText(text);
+  canvas.font = LABEL_FONT;
+  return Math.ceil(canvas.measureText(text).width);
 }
 
-/** An edge's label sits mid-way; a link pointing back is labelled below the one going out. */
-function labelAt(e: GraphEdge): { x: number; y: number; "text-anchor": "middle" } {
-  const back = e.to.x <= e.from.x && e.from !== e.to;
-  const x1 = back ? e.from.x : e.from.x + NODE_W;
-  const x2 = back ? e.to.x + NODE_W : e.to.x;
-  const y = (e.from.y + e.to.y) / 2 + NODE_H / 2;
-  return { x: (x1 + x2) / 2, y: back ? y + 13 : y - 5, "text-anchor": "middle" };
+/** The edge through dagre's points: a line for two, a smooth curve through more. */
+function edgePath(e: GraphEdge): string {
+  const [first, ...rest] = e.points;
+  if (!first) return "";
+  if (rest.length === 1) return `M ${first.x} ${first.y} L ${rest[0].x} ${rest[0].y}`;
+  // Through the midpoints, with each point as the control: smooth, and it still passes the label's side.
+  let d = `M ${first.x} ${first.y}`;
+  for (let i = 0; i < rest.length - 1; i++) {
+    const mid = { x: (rest[i].x + rest[i + 1].x) / 2, y: (rest[i].y + rest[i + 1].y) / 2 };
+    d += ` Q ${rest[i].x} ${rest[i].y}, ${mid.x} ${mid.y}`;
+  }
+  const last = rest[rest.length - 1];
+  return `${d} L ${last.x} ${last.y}`;
 }
 
 function Node(props: { node: GraphNode; selected: boolean; onOpen(node: GraphNode): void }) {
@@ -68,11 +71,11 @@ function Node(props: { node: GraphNode; selected: boolean; onOpen(node: GraphNod
 
 /** The graph; `onOpen` gets a record id, or a model name for an aggregate node. */
 export function RecordGraph(props: { records: DdsRecord[]; links: GraphLink[]; models: Model[]; selected?: string | null; onOpen(target: { recordId?: string; model?: string }): void }) {
-  const layout = useMemo(() => layoutGraph(props.records, props.links, props.models), [props.records, props.links, props.models]);
+  const layout = useMemo(() => layoutGraph(props.records, props.links, props.models, measure), [props.records, props.links, props.models]);
   const open = (n: GraphNode) => props.onOpen(n.count ? { model: n.model } : { recordId: n.recordId });
   return (
     <div class="graph-scroll">
-      <svg class="graph" width={layout.width + 60} height={layout.height + 10} role="group" aria-label={`Record graph: ${props.records.length} records, ${props.links.length} links`}>
+      <svg class="graph" width={layout.width} height={layout.height} role="group" aria-label={`Record graph: ${props.records.length} records, ${props.links.length} links`}>
         <defs>
           <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
             <path d="M 0 0 L 10 5 L 0 10 z" class="arrow" />
@@ -82,10 +85,8 @@ export function RecordGraph(props: { records: DdsRecord[]; links: GraphLink[]; m
           <g class={`edge${e.removed ? " removed" : ""}`} data-edge={`${e.name}${e.removed ? ":removed" : ""}`}>
             <title>{`${e.from.model} → ${e.name} → ${e.to.model}${e.count > 1 ? ` (${e.count} links)` : ""}${e.removed ? `, removed ${e.removedAt}` : ""}`}</title>
             <path d={edgePath(e)} marker-end="url(#arrow)" />
-            <text {...labelAt(e)} class="edge-label">
-              {e.name}
-              {e.count > 1 ? ` ×${e.count}` : ""}
-              {e.removed ? " (removed)" : ""}
+            <text x={e.labelX} y={e.labelY} text-anchor="middle" dominant-baseline="central" style={{ font: LABEL_FONT }} class="edge-label">
+              {e.text}
             </text>
           </g>
         ))}

@@ -1,14 +1,17 @@
 /** A case: its record graph, the selected record's fields, its evaluations (failed first). */
 import type { DdsRecord, Evaluation } from "../../../src/contract/schemas/index.js";
 import { ErrorNote, Loading, Outcome, Panel, State, Time } from "../components/bits.js";
-import { recordLabel } from "../components/graph-layout.js";
-import { RecordGraph } from "../components/record-graph.js";
+import { recordLabel } from "../components/record-label.js";
+import { lazyView } from "../util/lazy-view.js";
 import { VirtualList } from "../components/virtual-list.js";
 import { loadCase, type CaseData } from "../data/case-graph.js";
 import { Link, setQuery } from "../router.js";
 import { service } from "../api/service.js";
 import { useAsync, useInterval } from "../util/use-async.js";
 import { RecordPanel } from "./record-panel.js";
+
+/** The graph and its layout library (dagre) load on first use, as the rule editor does. */
+const RecordGraph = lazyView(() => import("../components/record-graph.js").then((m) => m.RecordGraph));
 
 function Evaluations(props: { contextId: string; evaluations: Evaluation[] }) {
   return (

@@ -1,11 +1,13 @@
+import { LIST_SPECS, type ListName, type ListSpec } from "../../../contract/list-query.js";
+import { canonicalNoun, canonicalVerb } from "../../core/aliases.js";
 import type { ArgDef, CompleteKind } from "../../core/args.js";
 import { longFlag } from "../../core/args.js";
 import type { CommandDefinition } from "../../core/define-command.js";
 import { GLOBAL_OPTIONS } from "../../core/program.js";
 import type { TargetFlags } from "../../target.js";
 
-/** What the word under the cursor can be. */
-export type Want = { words: string[] } | { names: CompleteKind };
+/** What the word under the cursor can be: fixed words, names from the target, or a filter of a list. */
+export type Want = { words: string[] } | { names: CompleteKind } | { filter: ListName };
 
 const GLOBAL_VALUE = new Set(GLOBAL_OPTIONS.filter(([f]) => f.includes("<")).map(([f]) => f.split(" ")[0]));
 const GLOBAL_FLAGS = GLOBAL_OPTIONS.map(([f]) => f.split(" ")[0]);
@@ -22,6 +24,32 @@ export function targetFlagsOf(words: string[]): TargetFlags {
     }
   }
   return flags;
+}
+
+/** A typed word as the command word it stands for: `ctx` → `contexts`, `ls` → `list` after a noun. */
+function canonicalWord(commands: CommandDefinition[], path: string[], word: string): string {
+  if (path.length === 0) return canonicalNoun(word);
+  const verbs = commands.filter((c) => c.command.startsWith(`${path.join(" ")} `)).map((c) => c.command.split(" ")[path.length]);
+  return canonicalVerb(word, verbs);
+}
+
+const OPERATOR = /^([^[\]=<>!~]+)(\[[a-z]+\]=|!=|>=|<=|~=|=|>|<)(.*)$/s;
+
+/**
+ * Candidates for a `--filter` value of `list`: its fields (`status=`, `metadata.`) until an
+ * operator is typed, then the field's values when they are a fixed set (`status=active`, each
+ * item of `status[in]=active,…`). Everything LIST_SPECS knows, nothing from the target.
+ */
+export function filterCandidates(list: ListName, current: string): string[] {
+  const spec: ListSpec = LIST_SPECS[list];
+  const m = OPERATOR.exec(current);
+  if (!m) return spec.filters.map((f) => (f.endsWith(".*") ? f.slice(0, -1) : `${f}=`));
+  const [, field, op, value] = m;
+  const kind = spec.kinds?.[field];
+  const values = Array.isArray(kind) ? (kind as readonly string[]) : kind === "boolean" ? ["true", "false"] : [];
+  // In a list (`[in]=a,b`), complete the item after the last comma.
+  const head = op === "[in]=" ? value.slice(0, value.lastIndexOf(",") + 1) : "";
+  return values.map((v) => `${field}${op}${head}${v}`);
 }
 
 function flagsOf(def: CommandDefinition | undefined): [string, ArgDef][] {
@@ -46,10 +74,10 @@ export function wantAt(commands: CommandDefinition[], typed: string[]): Want {
       if ((flag && flag[1].type !== "boolean") || GLOBAL_VALUE.has(w)) i++;
       continue;
     }
-    const next = [...path, w].join(" ");
+    const next = [...path, canonicalWord(commands, path, w)].join(" ");
     const found = commands.find((c) => c.command === next);
     if (!def && (found || commands.some((c) => c.command.startsWith(`${next} `)))) {
-      path.push(w);
+      path.push(canonicalWord(commands, path, w));
       def = found;
       continue;
     }
@@ -59,6 +87,7 @@ export function wantAt(commands: CommandDefinition[], typed: string[]): Want {
   const valueOf = flagsOf(def).find(([f, a]) => (f === previous || (a.short && `-${a.short}` === previous)) && a.type !== "boolean");
   if (valueOf) {
     const arg = valueOf[1];
+    if (arg.list) return { filter: arg.list };
     if (arg.type === "string" && arg.choices) return { words: [...arg.choices] };
     return arg.complete && arg.complete !== "file" ? { names: arg.complete } : { words: [] };
   }

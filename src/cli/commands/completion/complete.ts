@@ -5,7 +5,7 @@ import { missingDatabase } from "../../core/context.js";
 import { openService } from "../../service-factory.js";
 import { resolveTarget } from "../../target.js";
 import { existsSync } from "node:fs";
-import { targetFlagsOf, wantAt } from "./candidates.js";
+import { filterCandidates, targetFlagsOf, wantAt } from "./candidates.js";
 
 /** Names of one kind from the target (a page of 500: completion is for people, not lists). */
 async function namesOf(service: DdsService, kind: CompleteKind): Promise<string[]> {
@@ -37,6 +37,7 @@ export default defineCommand({
     const want = wantAt(COMMANDS, typed);
     let words: string[] = [];
     if ("words" in want) words = want.words;
+    else if ("filter" in want) words = filterCandidates(want.filter, current);
     else {
       // Completion must never fail loudly or create a database: no names is the answer.
       try {

@@ -1,4 +1,5 @@
 import { defineCommand } from "../../core/define-command.js";
+import { filterExample } from "../../core/list-args.js";
 import { listArgs } from "../../core/shared-args.js";
 import { collectPages, listQueryFrom, renderPage } from "../../list-options.js";
 import { contextColumns } from "../../render/contexts.js";
@@ -7,8 +8,8 @@ import { contextColumns } from "../../render/contexts.js";
 export default defineCommand({
   command: "contexts list",
   description: "list contexts (filter: status, freshness, type, name, metadata.<key>, createdAt, updatedAt, resolvedAt)",
-  examples: ["ddsctl contexts list --filter status=active --filter metadata.region=west", "ddsctl contexts list --sort -createdAt --limit 10 --json"],
-  args: listArgs,
+  examples: [filterExample("contexts list", "contexts"), "ddsctl contexts list --sort -createdAt --limit 10 --json"],
+  args: listArgs("contexts"),
   async handler(args, ctx) {
     const service = await ctx.service();
     const page = await collectPages(args, listQueryFrom(args, "contexts"), (q) => service.listContexts(q));

@@ -1,4 +1,5 @@
 import { defineCommand } from "../../core/define-command.js";
+import { filterExample } from "../../core/list-args.js";
 import { listArgs, refFlags } from "../../core/shared-args.js";
 import { collectPages, listQueryFrom, renderPage } from "../../list-options.js";
 import { scopeFilters } from "../../names/resolve-ref.js";
@@ -9,11 +10,11 @@ import { modelNames } from "../../common/model-names.js";
 export default defineCommand({
   command: "contributions list",
   description: "list contributions (filter: contextId, modelId, recordId, sourceId, sourceType, status, receivedAt)",
-  examples: ["ddsctl contributions list --context case-42", "ddsctl contributions list --filter recordId=<recordId> --filter status=superseded --json"],
+  examples: ["ddsctl contributions list --context case-42", filterExample("contributions list", "contributions"), "ddsctl contributions list --filter recordId=<recordId> --filter status=superseded --json"],
   args: {
     context: { ...refFlags.context, description: "only this context's contributions (name or contextId)" },
     model: { ...refFlags.model, description: "only this model's (name or modelId)" },
-    ...listArgs,
+    ...listArgs("contributions"),
   },
   async handler(args, ctx) {
     const service = await ctx.service();

@@ -1,5 +1,6 @@
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
+import { filterExample } from "../../core/list-args.js";
 import { listArgs, refFlags } from "../../core/shared-args.js";
 import { collectPages, listQueryFrom, renderPage } from "../../list-options.js";
 import { resolveRef } from "../../names/resolve-ref.js";
@@ -12,12 +13,13 @@ export default defineCommand({
   examples: [
     "ddsctl evaluations list --context case-42",
     "ddsctl evaluations list --rule min-loan --filter outcome=false --json",
-    "ddsctl evaluations list --context case-42 --filter rule.severity[in]=high,critical",
+    "ddsctl evaluations list --context case-42 --filter 'rule.severity[in]=high,critical'",
+    filterExample("evaluations list", "evaluations", "--context case-42"),
   ],
   args: {
     context: { ...refFlags.context, description: "evaluations of this context (name or contextId)" },
     rule: { ...refFlags.rule, description: "evaluations of this rule (name or ruleId)" },
-    ...listArgs,
+    ...listArgs("evaluations"),
   },
   async handler(args, ctx) {
     if (!args.context && !args.rule) throw errors.usage("give --context <context>, --rule <rule>, or both");

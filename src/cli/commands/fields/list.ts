@@ -1,4 +1,5 @@
 import { defineCommand } from "../../core/define-command.js";
+import { filterExample } from "../../core/list-args.js";
 import { listArgs, refs } from "../../core/shared-args.js";
 import { collectPages, listQueryFrom, renderPage } from "../../list-options.js";
 import { resolveRef } from "../../names/resolve-ref.js";
@@ -8,8 +9,8 @@ import { fieldColumns } from "../../render/models.js";
 export default defineCommand({
   command: "fields list",
   description: "list fields of one model, or across models (filter: modelId, name, type, required)",
-  examples: ["ddsctl fields list Loan", "ddsctl fields list --filter type=number --json"],
-  args: { model: { ...refs.model, required: false }, ...listArgs },
+  examples: ["ddsctl fields list Loan", filterExample("fields list", "fields"), "ddsctl fields list --filter type=number --json"],
+  args: { model: { ...refs.model, required: false }, ...listArgs("fields") },
   async handler(args, ctx) {
     const service = await ctx.service();
     // Like GET /models/{id}/fields, an unknown model is a 404, not an empty list.

@@ -1,6 +1,7 @@
 import { errors, ExitCode } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs } from "../../core/shared-args.js";
+import { migrationProgress } from "../../common/migration-progress.js";
 
 /**
  * `ddsctl migrate`: brings the target database's schema up to this ddsctl's, for operators
@@ -26,7 +27,7 @@ export default defineCommand({
       throw errors.usage(`migrate runs on a database, not over HTTP; pick it with --database <url> or DDS_DATABASE_URL (target was ${target.baseUrl})`);
     }
     const { migrateDatabase } = await import("../../../engine/store/db.js");
-    const state = await migrateDatabase(target.db, { check: args.check });
+    const state = await migrateDatabase(target.db, { check: args.check, onMigrationProgress: migrationProgress(ctx.out) });
     const { out } = ctx;
     const pending = Math.max(0, state.latest - state.version);
     if (out.options.json) out.json({ ...state, pending });

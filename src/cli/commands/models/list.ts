@@ -1,4 +1,5 @@
 import { defineCommand } from "../../core/define-command.js";
+import { filterExample } from "../../core/list-args.js";
 import { listArgs } from "../../core/shared-args.js";
 import { collectPages, listQueryFrom, renderPage } from "../../list-options.js";
 import { modelColumns } from "../../render/models.js";
@@ -7,8 +8,8 @@ import { modelColumns } from "../../render/models.js";
 export default defineCommand({
   command: "models list",
   description: "list models (filter: name, status, version, createdAt, updatedAt)",
-  examples: ["ddsctl models list", "ddsctl models list --filter status=active --sort -updatedAt --json", "ddsctl models list -o name"],
-  args: listArgs,
+  examples: ["ddsctl models list", filterExample("models list", "models"), "ddsctl models list --filter status=active --sort -updatedAt --json", "ddsctl models list -o name"],
+  args: listArgs("models"),
   async handler(args, ctx) {
     const service = await ctx.service();
     // The model list's envelope names its array `models` (the interface's words); map it

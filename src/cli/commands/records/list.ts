@@ -1,4 +1,5 @@
 import { defineCommand } from "../../core/define-command.js";
+import { filterExample } from "../../core/list-args.js";
 import { listArgs, refFlags } from "../../core/shared-args.js";
 import { collectPages, listQueryFrom, renderPage } from "../../list-options.js";
 import { scopeFilters } from "../../names/resolve-ref.js";
@@ -9,11 +10,11 @@ import { modelNames } from "../../common/model-names.js";
 export default defineCommand({
   command: "records list",
   description: "list resolved records (filter: contextId, modelId, freshness, createdAt, updatedAt)",
-  examples: ["ddsctl records list --context case-42", "ddsctl records list --context case-42 --model Applicant -o wide"],
+  examples: ["ddsctl records list --context case-42", "ddsctl records list --context case-42 --model Applicant -o wide", filterExample("records list", "records")],
   args: {
     context: { ...refFlags.context, description: "only this context's records (name or contextId)" },
     model: { ...refFlags.model, description: "only this model's records (name or modelId)" },
-    ...listArgs,
+    ...listArgs("records"),
   },
   async handler(args, ctx) {
     const service = await ctx.service();

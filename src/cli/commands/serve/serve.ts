@@ -5,11 +5,13 @@ import { loadServer } from "../../load-external.js";
 import { Output } from "../../output.js";
 import { describeTarget } from "../../target.js";
 import { durationFlag } from "../../common/duration-flag.js";
+import { startupHints } from "./startup-hints.js";
+import { migrationProgress } from "../../common/migration-progress.js";
 import { openWhenReachable, strayDatabaseErrors } from "./wait-for-database.js";
 
-function parsePort(value: string): number {
+function parsePort(value: string, flag = "--port"): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 65535) throw errors.usage(`--port must be an integer from 0 to 65535, got "${value}"`);
+  if (!/^\d+$/.test(value) || n > 65535) throw errors.usage(`${flag} must be an integer from 0 to 65535, got "${value}"`);
   return n;
 }
 
@@ -57,13 +59,17 @@ export default defineCommand({
     "ddsctl serve --database postgres://dds@db.internal/dds --host 0.0.0.0   # run one per node, behind a load balancer",
     "ddsctl serve --database 'postgres://dds@db-1,db-2/dds?target_session_attrs=read-write' --pool-size 20   # follows a failover",
     "ddsctl serve --port 0   # any free port; the URL is printed on stderr",
+    "ddsctl serve --metrics-port 9464 --log-format json   # Prometheus metrics on 127.0.0.1:9464, JSON logs on stderr",
   ],
   args: {
     port: { type: "string", default: "8080", description: "TCP port (0 picks a free one)" },
     host: { type: "string", default: "127.0.0.1", description: "interface to listen on" },
     lease: { type: "string", default: "30s", description: "how long a pass's claim lasts without a heartbeat before another node takes it over" },
     migrate: { type: "boolean", negatable: true, description: "refuse a database whose schema is behind instead of migrating it (run ddsctl migrate first)" },
-    "pool-size": { type: "string", description: "PostgreSQL: connections this node keeps (default: the URL's pool_size, DDS_DB_POOL, or 10)" },
+    metricsPort: { type: "string", placeholder: "n", description: "serve GET /metrics (Prometheus) on this port, never on the API's (0 picks a free one)" },
+    metricsHost: { type: "string", default: "127.0.0.1", description: "interface the metrics port listens on (no token protects it)" },
+    logFormat: { type: "string", choices: ["plain", "json"], default: "plain", description: "plain: compact lines as always; json: one JSON object per request and per event (pino)" },
+    poolSize: { type: "string", placeholder: "n", description: "PostgreSQL: connections this node keeps (default: the URL's pool_size, DDS_DB_POOL, or 10)" },
   },
   writes: true,
   async handler(args, ctx) {
@@ -75,43 +81,55 @@ export default defineCommand({
       throw errors.usage(`serve runs on a database; drop --remote/DDS_BASE_URL and pick it with --database <url>, --local <db>, DDS_DATABASE_URL or DDS_DB (target was ${target.baseUrl})`);
     }
     const port = parsePort(String(flags.port));
+    const metricsPort = flags.metricsPort === undefined ? undefined : parsePort(String(flags.metricsPort), "--metrics-port");
+    const json = flags.logFormat === "json";
     const leaseMs = durationFlag(flags.lease, "--lease");
-    const poolSize = parsePoolSize(flags["pool-size"]);
+    const poolSize = parsePoolSize(flags.poolSize === undefined ? undefined : String(flags.poolSize));
     if (leaseMs < 1000) throw errors.usage(`--lease ${flags.lease}: a lease shorter than 1s would be taken over while its pass still runs`);
     const { out } = ctx;
     // The address and background failures are printed even under --quiet (which silences
     // the access log): with --port 0 the address is the only way to learn the port.
     const always = new Output(ctx.io, { ...out.options, quiet: false });
-    const { createServer } = await loadServer();
+    const { createServer, createServerLogger } = await loadServer();
+    const logger = createServerLogger({ format: json ? "json" : "plain", write: (line) => always.info(line), quiet: out.options.quiet });
+    // In JSON, every line on stderr is a JSON object: the messages people read become events.
+    const say = (event: string, message: string, fields: Record<string, unknown> = {}) => (json ? logger.event(event, fields, "info", message) : out.info(message));
+    const { onEngineEvent } = await import("../../../engine/events.js");
+    const stopEvents = onEngineEvent(({ event, ...fields }) => logger.event(event, fields, event === "db_unreachable" ? "warn" : "info"));
     const { openDatabase } = await import("../../../engine/store/db.js");
-    const log = (line: string) => always.info(line);
     const signals = shutdownSignal(out, ctx.io);
-    const stray = strayDatabaseErrors(log);
-    // The outage of a database and its end, one line each (requests meanwhile answer 503).
-    const onEvent = (e: object) => log(JSON.stringify({ time: new Date().toISOString(), ...e }));
-    const store = await openWhenReachable(() => openDatabase(target.db, { migrate: flags.migrate, poolSize, onEvent }), log, signals.received).catch((err: unknown) => {
-      signals.dispose();
-      stray.dispose();
-      throw err;
-    });
-    if (!store) {
-      signals.dispose();
-      stray.dispose();
-      out.info("stopped");
-      return;
-    }
+    const stray = strayDatabaseErrors((error) => logger.event("database_error_unhandled", { error }, "error"));
     try {
-      const server = await createServer({ store, quiet: out.options.quiet, log, worker: { pipeline: { leaseMs } } }).listen(port, flags.host);
-      out.info(out.c.dim(describeTarget(target)));
-      always.info(`listening on ${server.url}`);
-      const signal = await signals.received;
-      out.info(`${signal}: draining in-flight requests and the current pass`);
-      await server.close();
-      out.info("stopped");
+      // A database that is not up yet is waited for (saying what for), not given up on.
+      const waiting = (message: string) => (json ? logger.event("waiting_for_database", {}, "warn", message) : always.info(message));
+      const open = () => openDatabase(target.db, { migrate: flags.migrate, poolSize, onMigrationProgress: json ? undefined : migrationProgress(always) });
+      const store = await openWhenReachable(open, waiting, signals.received);
+      if (!store) return say("stopped", "stopped");
+      try {
+        const metrics = metricsPort === undefined ? undefined : { port: metricsPort, host: String(flags.metricsHost) };
+        const server = await createServer({ store, logger, metrics, worker: { pipeline: { leaseMs } } }).listen(port, flags.host);
+        if (!json) out.info(out.c.dim(describeTarget(target)));
+        // Before the address: whoever waits for "listening on" has read every hint.
+        const { listTokens } = await import("../../../engine/auth/index.js");
+        const active = (await listTokens(store)).filter((t) => !t.revokedAt).length;
+        for (const hint of startupHints(target.db, active, ctx.io.env)) {
+          if (json) logger.event("hint", {}, "warn", hint);
+          else always.warn(hint);
+        }
+        if (json) logger.event("listening", { url: server.url, metricsUrl: server.metricsUrl ?? null, store: store.kind, location: store.location }, "info", `listening on ${server.url}`);
+        else always.info(`listening on ${server.url}`);
+        if (server.metricsUrl && !json) always.info(`metrics on ${server.metricsUrl}`);
+        const signal = await signals.received;
+        say("stopping", `${signal}: draining in-flight requests and the current pass`, { signal });
+        await server.close();
+        say("stopped", "stopped");
+      } finally {
+        await store.close();
+      }
     } finally {
-      signals.dispose();
-      await store.close();
       stray.dispose();
+      stopEvents();
+      signals.dispose();
     }
   },
 });

@@ -48,10 +48,10 @@ export async function openWhenReachable(open: () => Promise<Store>, say: (line: 
  * allowed to end the process as Node does by default. Any other unhandled rejection is a
  * bug and still ends it.
  */
-export function strayDatabaseErrors(log: (line: string) => void): { dispose(): void } {
+export function strayDatabaseErrors(log: (error: string) => void): { dispose(): void } {
   const onRejection = (reason: unknown) => {
     if (!asDatabaseUnavailable(reason)) throw reason;
-    log(JSON.stringify({ time: new Date().toISOString(), event: "database_error_unhandled", error: reason instanceof Error ? reason.message : String(reason) }));
+    log(reason instanceof Error ? reason.message : String(reason));
   };
   process.on("unhandledRejection", onRejection);
   return { dispose: () => void process.off("unhandledRejection", onRejection) };

@@ -10,10 +10,16 @@ export default defineCommand({
     "ddsctl demo && ddsctl studio --open",
     "ddsctl studio --port 0            # any free port; the URL is printed",
     "ddsctl --remote https://dds.example/v1 studio --tests tests/rules",
+    "ddsctl studio --host 0.0.0.0 --allow-host 192.168.1.20   # reachable from the LAN at that address",
   ],
   args: {
     port: { type: "string", default: "4983", description: "TCP port on 127.0.0.1 (0 picks a free one)" },
-    host: { type: "string", default: "127.0.0.1", description: "interface to listen on" },
+    host: { type: "string", default: "127.0.0.1", description: "interface to listen on (0.0.0.0: every interface, with --allow-host)" },
+    allowHost: {
+      type: "strings",
+      placeholder: "name",
+      description: "a name or address browsers use to reach the studio (repeatable); required with --host 0.0.0.0",
+    },
     open: { type: "boolean", description: "open the studio in the default browser" },
     tests: { type: "string", placeholder: "path", complete: "file", description: "rules test cases files (a file or directory) to run in the rule view" },
   },
@@ -28,6 +34,7 @@ export default defineCommand({
       target: target.mode === "local" ? { mode: "local", db: target.db, workspace: target.workspace } : { mode: "remote", baseUrl: target.baseUrl, token: target.token },
       port: studio.studioPort(args.port),
       host: args.host,
+      allowHosts: args.allowHost,
       tests: args.tests !== undefined ? await suitesForStudio(args.tests) : undefined,
       log: (line) => ctx.out.warn(line),
     });

@@ -1,4 +1,5 @@
 import { defineCommand } from "../../core/define-command.js";
+import { filterExample } from "../../core/list-args.js";
 import { listArgs, refs } from "../../core/shared-args.js";
 import { collectPages, listQueryFrom, renderPage } from "../../list-options.js";
 import { resolveRef } from "../../names/resolve-ref.js";
@@ -9,10 +10,11 @@ export default defineCommand({
   command: "webhooks deliveries",
   description: "list a webhook's deliveries with attempts and last result (filter: status, eventType, createdAt)",
   examples: [
-    "ddsctl webhooks deliveries 0193a0e2-7f1c-7c4e-9a57-2f5a1d3b9e10",
+    "ddsctl webhooks deliveries <webhookId>",
+    filterExample("webhooks deliveries", "deliveries", "https://example.com/hooks/dds"),
     "ddsctl webhooks deliveries https://example.com/hooks/dds --filter status=failed --json",
   ],
-  args: { webhook: refs.webhook, ...listArgs },
+  args: { webhook: refs.webhook, ...listArgs("deliveries") },
   async handler(args, ctx) {
     const service = await ctx.service();
     const id = await resolveRef(service, "webhook", args.webhook);

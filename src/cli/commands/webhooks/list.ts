@@ -1,4 +1,5 @@
 import { defineCommand } from "../../core/define-command.js";
+import { filterExample } from "../../core/list-args.js";
 import { listArgs } from "../../core/shared-args.js";
 import { collectPages, listQueryFrom, renderPage } from "../../list-options.js";
 import { webhookColumns } from "./webhook-render.js";
@@ -7,8 +8,8 @@ import { webhookColumns } from "./webhook-render.js";
 export default defineCommand({
   command: "webhooks list",
   description: "list webhook subscriptions (filter: url, createdAt)",
-  examples: ["ddsctl webhooks list", "ddsctl webhooks list --filter url~=example.com --json"],
-  args: listArgs,
+  examples: ["ddsctl webhooks list", filterExample("webhooks list", "webhooks"), "ddsctl webhooks list --filter url~=example.com --json"],
+  args: listArgs("webhooks"),
   async handler(args, ctx) {
     const service = await ctx.service();
     const page = await collectPages(args, listQueryFrom(args, "webhooks"), (q) => service.listWebhooks(q));

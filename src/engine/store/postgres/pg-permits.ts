@@ -52,6 +52,10 @@ export function createPermits(size: number) {
         waiting.push(entry);
       });
     },
+    /** How many permits are held, free, and waited for. */
+    stats(): { max: number; inUse: number; idle: number; waiting: number } {
+      return { max: size, inUse: size - free, idle: free, waiting: waiting.length };
+    },
     /** Milliseconds the longest-running holder has held its permit (0 when none). */
     oldest(): number {
       let min = Infinity;

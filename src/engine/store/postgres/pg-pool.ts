@@ -1,19 +1,17 @@
 import postgres from "postgres";
 import { errors } from "../../../contract/errors.js";
 import { asDatabaseUnavailable, isConnectionLost, isReadOnlyServer } from "../db-errors.js";
+import { publishEngineEvent } from "../../events.js";
 import { createAvailability, type Availability } from "./pg-availability.js";
 import { createPermits } from "./pg-permits.js";
 import { DEFAULT_POOL_SIZE, DEFAULT_POOL_TIMEOUT_S, parsePgUrl } from "./pg-url.js";
-
-/** What the store reports about its database (serve logs it). */
-export type StoreEvent = { event: "database_unreachable"; reason: string } | { event: "database_reachable"; downMs: number };
+import { PG_TYPES } from "./pg-types.js";
+import type { PoolStats } from "../store.js";
 
 /** Options of a node's pool. */
 export interface PgPoolOptions {
   /** Connections (default: the URL's pool_size, else DDS_DB_POOL, else 10). */
   size?: number;
-  /** Told when the database becomes unreachable and when it is back. */
-  onEvent?: (event: StoreEvent) => void;
 }
 
 /**
@@ -23,6 +21,8 @@ export interface PgPoolOptions {
  * at most; its late COMMIT then fails. `application_name` shows ddsctl in pg_stat_activity.
  */
 export const SESSION_SETTINGS: Record<string, string> = { idle_in_transaction_session_timeout: "10000" };
+/** What the pool's connections need besides: times read as text in UTC (pg-types.ts turns them into the API's ISO form). */
+const POOL_SETTINGS: Record<string, string> = { TimeZone: "UTC" };
 
 /** A statement held longer than this makes the pool check that the database still answers. */
 const STALL_MS = 5000;
@@ -39,8 +39,7 @@ export function createClient(url: string, max: number, connection: Record<string
     connection,
     // Undefined parameters bind as NULL, as they do on SQLite.
     transform: { undefined: null },
-    // int8 (counts, epoch milliseconds, versions) as JS numbers: all fit in 2^53.
-    types: { int8: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
+    types: PG_TYPES,
   });
 }
 
@@ -61,7 +60,7 @@ export function createPgPool(url: string, location: string, options: PgPoolOptio
   const settings = parsePgUrl(url);
   const size = options.size ?? settings.poolSize ?? (Number(process.env.DDS_DB_POOL) || DEFAULT_POOL_SIZE);
   const waitMs = settings.poolTimeoutMs ?? DEFAULT_POOL_TIMEOUT_S * 1000;
-  const connection: Record<string, string> = { application_name: process.env.PGAPPNAME ?? "ddsctl", ...SESSION_SETTINGS };
+  const connection: Record<string, string> = { application_name: process.env.PGAPPNAME ?? "ddsctl", ...POOL_SETTINGS, ...SESSION_SETTINGS };
   let client = createClient(settings.driverUrl, size, connection);
   const permits = createPermits(size);
   const resets = new Set<() => void>();
@@ -74,12 +73,13 @@ export function createPgPool(url: string, location: string, options: PgPoolOptio
     for (const fn of resets) fn();
   };
   const availability: Availability = createAvailability(settings.driverUrl, { application_name: connection.application_name }, {
+    // One line each in serve's log (engine events), however many requests were refused.
     onDown(reason) {
       reset();
-      options.onEvent?.({ event: "database_unreachable", reason });
+      publishEngineEvent({ event: "db_unreachable", location, error: reason });
     },
     onUp(downMs) {
-      options.onEvent?.({ event: "database_reachable", downMs });
+      publishEngineEvent({ event: "db_reconnected", location, downMs });
     },
   });
   // A statement stuck on a connection (a cut network answers nothing) is noticed here.
@@ -105,6 +105,10 @@ export function createPgPool(url: string, location: string, options: PgPoolOptio
       return client;
     },
     availability,
+    /** What holds the pool's slots and what waits for one (metrics). */
+    stats(): PoolStats {
+      return permits.stats();
+    },
     fail,
     /** Runs one top-level operation on the current client (see above). */
     async use<T>(fn: (client: postgres.Sql) => Promise<T>): Promise<T> {

@@ -11,13 +11,13 @@ export interface TurnedStale {
  * earlier call of the same group (one transaction) and still stale needs no second bump.
  */
 export interface StaleMarks {
-  readonly bumped: ReadonlySet<string>;
+  readonly bumped: ReadonlySet<number>;
   /** Records the contexts the running call bumped. */
-  bump(ids: readonly string[]): void;
+  bump(keys: readonly number[]): void;
 }
 
 // One statement for every context a write touched (an interleaved import batch touches up
-// to a hundred): the CTE locks them in id order, as every writer does (no lock cycles),
+// to a hundred): the CTE locks them in key order, as every writer does (no lock cycles),
 // and reads each one's freshness under the lock, so `turned` says which were resolved.
 // The second array lists contexts this transaction has bumped already: while still stale
 // they are left alone. A stale context has no pass in flight (a claim makes it computing
@@ -25,13 +25,14 @@ export interface StaleMarks {
 // every row version a transaction adds to a context costs the next statements that read it.
 const MARK_STALE = `WITH locked AS (
     SELECT id, freshness FROM contexts
-    WHERE id = ANY(?::text[]) AND deleted_at IS NULL AND status != 'archived'
+    WHERE id = ANY(?::bigint[]) AND deleted_at IS NULL AND status != 'archived'
     ORDER BY id FOR UPDATE
   )
   UPDATE contexts c SET evidence_version = c.evidence_version + 1,
     freshness = CASE WHEN c.freshness = 'computing' THEN 'computing' ELSE 'stale' END
-  FROM locked l WHERE c.id = l.id AND NOT (l.freshness = 'stale' AND l.id = ANY(?::text[]))
-  RETURNING c.id AS "contextId", c.workspace, l.freshness = 'resolved' AS turned`;
+  FROM locked l WHERE c.id = l.id AND NOT (l.freshness = 'stale' AND l.id = ANY(?::bigint[]))
+  RETURNING c.id AS key, c.uuid AS "contextId", (SELECT name FROM workspaces w WHERE w.id = c.workspace_id) AS workspace,
+    l.freshness = 'resolved' AS turned`;
 
 /**
  * Evidence arrived (PostgreSQL's way of Store.markStale): bumps each context's
@@ -39,12 +40,12 @@ const MARK_STALE = `WITH locked AS (
  * and wakes the workers. Returns the contexts that turned stale. In a write group, pass
  * the group's marks (see MARK_STALE).
  */
-export async function pgMarkStale(db: Sql, contextIds: Iterable<string>, group?: StaleMarks): Promise<TurnedStale[]> {
-  const ids = [...new Set(contextIds)].sort();
-  if (ids.length === 0) return [];
-  const done = group ? ids.filter((id) => group.bumped.has(id)) : [];
-  const rows = await db.all<TurnedStale & { turned: boolean }>(MARK_STALE, [ids, done]);
-  group?.bump(rows.map((r) => r.contextId));
+export async function pgMarkStale(db: Sql, contextKeys: Iterable<number>, group?: StaleMarks): Promise<TurnedStale[]> {
+  const keys = [...new Set(contextKeys)].sort((a, b) => a - b);
+  if (keys.length === 0) return [];
+  const done = group ? keys.filter((k) => group.bumped.has(k)) : [];
+  const rows = await db.all<TurnedStale & { key: number; turned: boolean }>(MARK_STALE, [keys, done]);
+  group?.bump(rows.map((r) => Number(r.key)));
   db.signal("work");
   return rows.filter((r) => r.turned).map((r) => ({ contextId: r.contextId, workspace: r.workspace }));
 }

@@ -1,21 +1,21 @@
 import { DdsError, errors } from "../../../contract/errors.js";
 import { asDatabaseUnavailable, reasonOf } from "../db-errors.js";
 import type { Signal } from "../sql.js";
+import type { OnMigrationProgress } from "../migration-progress.js";
 import type { Store } from "../store.js";
 import { redactUrl } from "../location.js";
 import { createKeyLocks } from "./pg-key-locks.js";
-import { pgLookups } from "./pg-lookups.js";
+import { pgIngest } from "./pg-ingest.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { appliedMigrations, migratePostgres } from "./pg-migrate.js";
 import { createNotifications } from "./pg-notifications.js";
-import { createPgPool, SESSION_SETTINGS, type PgPoolOptions } from "./pg-pool.js";
+import { createPgPool, SESSION_SETTINGS } from "./pg-pool.js";
 import { pgRootSql } from "./pg-sql.js";
 import { pgMarkStale } from "./pg-stale.js";
 import { createAnalyzer } from "./pg-analyze.js";
 import { createPgWriteGroups } from "./pg-write-group.js";
 import { parsePgUrl } from "./pg-url.js";
 
-export type { StoreEvent } from "./pg-pool.js";
 
 /** Options of the PostgreSQL store. */
 export interface PostgresStoreOptions {
@@ -23,8 +23,8 @@ export interface PostgresStoreOptions {
   migrate?: boolean;
   /** Connections in the pool (default: the URL's pool_size, else DDS_DB_POOL, else 10). */
   poolSize?: number;
-  /** Told when the database becomes unreachable and when it is back. */
-  onEvent?: PgPoolOptions["onEvent"];
+  /** Told how a long upgrade of an earlier release's database advances. */
+  onMigrationProgress?: OnMigrationProgress;
 }
 
 /** How long `ping` (readiness) waits for the database. */
@@ -46,10 +46,10 @@ function openFailure(err: unknown, location: string): DdsError {
  */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
   const location = redactUrl(url);
-  const pool = createPgPool(url, location, { size: options.poolSize, onEvent: options.onEvent });
+  const pool = createPgPool(url, location, { size: options.poolSize });
   let notifications: ReturnType<typeof createNotifications> | undefined;
   try {
-    await migratePostgres(pool.client, location, options.migrate ?? true);
+    await migratePostgres(pool.client, location, options.migrate ?? true, options.onMigrationProgress);
     notifications = createNotifications(parsePgUrl(url).driverUrl, { application_name: process.env.PGAPPNAME ?? "ddsctl", ...SESSION_SETTINGS });
     await notifications.start();
   } catch (err) {
@@ -67,13 +67,14 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     kind: "postgres",
     sql,
     location,
-    lookups: pgLookups,
+    ingest: pgIngest,
     markStale: (db, ids) => pgMarkStale(db, ids, groups.marks),
     writeGroup: () => groups.open(sql.memo),
     changeStamp: () => listener.stamp(),
     on: (signal: Signal, fn: () => void) => listener.on(signal, fn),
     lockKey: (workspace, key) => keyLocks.lock(workspace, key),
     reachable: () => !pool.availability.down,
+    poolStats: () => pool.stats(),
     async ping() {
       // A stuck network must not hang a readiness check for the driver's whole connect timeout.
       let timer: NodeJS.Timeout | undefined;
@@ -98,11 +99,11 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 }
 
 /** The schema of a PostgreSQL database: its version, this ddsctl's latest, and (with `apply`) the migrations applied now. */
-export async function postgresSchema(url: string, apply: boolean): Promise<{ version: number; latest: number; applied: number }> {
+export async function postgresSchema(url: string, apply: boolean, onMigrationProgress?: OnMigrationProgress): Promise<{ version: number; latest: number; applied: number }> {
   const location = redactUrl(url);
   const pool = createPgPool(url, location, { size: 1 });
   try {
-    const applied = apply ? await migratePostgres(pool.client, location, true) : 0;
+    const applied = apply ? await migratePostgres(pool.client, location, true, onMigrationProgress) : 0;
     return { version: await appliedMigrations(pool.client), latest: MIGRATIONS.length, applied };
   } catch (err) {
     throw openFailure(err, location);

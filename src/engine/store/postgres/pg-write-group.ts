@@ -65,9 +65,9 @@ interface RawConnection {
 
 class PgGroup implements OpenGroup, StaleMarks {
   /** Contexts whose evidence version calls of this group have bumped (see pgMarkStale). */
-  readonly bumped = new Set<string>();
+  readonly bumped = new Set<number>();
   /** Those the running call bumped: the group's only once its savepoint is released. */
-  private callBumped = new Set<string>();
+  private callBumped = new Set<number>();
   /** The reserved connection, once BEGIN has run on it. */
   private readonly conn: Promise<postgres.ReservedSql>;
   /** Calls run one after another: each waits for the previous one's savepoint to end. */
@@ -104,7 +104,7 @@ class PgGroup implements OpenGroup, StaleMarks {
     this.chain = this.conn.catch((err: unknown) => void (this.broken ??= err));
   }
 
-  bump(ids: readonly string[]): void {
+  bump(ids: readonly number[]): void {
     for (const id of ids) this.callBumped.add(id);
   }
 

@@ -1,4 +1,5 @@
 import type { Dialect } from "../sql.js";
+import { epochMs, uuidBytes } from "../values.js";
 
 // A stored value SQLite cannot read (nested past its 1,000 levels, from before the depth
 // limit) reads as no value: one such row must not turn every filter of the workspace into
@@ -8,13 +9,22 @@ const path = (column: string, keys: readonly string[]) =>
 
 /**
  * SQLite's side of the dialect. Row locks do not exist (a write transaction holds the
- * whole file), and JSON lives in TEXT read by json_extract, which gives SQL values: true
- * and false come back as 1 and 0.
+ * whole file); UUIDs are 16-byte blobs, times epoch milliseconds, booleans 0/1; JSON lives
+ * in TEXT read by json_extract, which gives SQL values: true and false come back as 1 and 0.
  */
 export const sqliteDialect: Dialect = {
   name: "sqlite",
   forUpdate: "",
   skipLocked: "",
+  // An empty blob equals no UUID: a malformed id finds nothing, as an unknown one.
+  uuid: (id) => (id === null || id === undefined ? null : (uuidBytes(id) ?? Buffer.alloc(0))),
+  time: (t) => (t === null || t === undefined ? null : epochMs(t)),
+  bool: (b) => (b ? 1 : 0),
+  digest: (hex) => (hex === null ? null : Buffer.from(hex, "hex")),
+  // An expression has no declared type, so the executor leaves its value a number.
+  epochMs: (column) => `(${column} + 0)`,
+  timePlusMs: (expr, ms) => `(${expr} + ${ms})`,
+  timeText: (column) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${column} / 1000.0, 'unixepoch')`,
   // The path is inlined (its keys are checked by the caller): SQLite needs it as a
   // literal for an expression index to be usable.
   jsonPath: path,

@@ -3,11 +3,11 @@ import { DdsError } from "../../../contract/errors.js";
 import type { Signal, Sql, TxOptions } from "../sql.js";
 import { ConnectionLock } from "./connection-lock.js";
 import { sqliteDialect } from "./sqlite-dialect.js";
-import { statementCache } from "./statements.js";
+import { allRows, firstRow, statementCache, type Prepared } from "./statements.js";
 
 /** The shared state of one SQLite connection behind its executors. */
 export class SqliteConnection {
-  readonly q: (sql: string) => Database.Statement;
+  readonly q: (sql: string) => Prepared;
   readonly lock = new ConnectionLock();
   /** Set while a write group's transaction is open: top-level transactions become its savepoints. */
   groupOpen = false;
@@ -42,7 +42,7 @@ export class SqliteConnection {
   }
 
   run(text: string): void {
-    this.q(text).run();
+    this.q(text).stmt.run();
   }
 }
 
@@ -101,9 +101,9 @@ export function sqliteRootSql(conn: SqliteConnection): Sql {
   return {
     dialect: sqliteDialect,
     memo: conn.memo,
-    all: <T>(text: string, params: readonly unknown[] = []) => exclusive(() => conn.q(text).all(params) as T[]),
-    get: <T>(text: string, params: readonly unknown[] = []) => exclusive(() => conn.q(text).get(params) as T | undefined),
-    run: (text: string, params: readonly unknown[] = []) => exclusive(() => conn.q(text).run(params).changes),
+    all: <T>(text: string, params: readonly unknown[] = []) => exclusive(() => allRows<T>(conn.q(text), params)),
+    get: <T>(text: string, params: readonly unknown[] = []) => exclusive(() => firstRow<T>(conn.q(text), params)),
+    run: (text: string, params: readonly unknown[] = []) => exclusive(() => conn.q(text).stmt.run(params).changes),
     async tx<T>(fn: (tx: Sql) => Promise<T>, options: TxOptions = {}): Promise<T> {
       const wait = conn.lock.acquire();
       if (wait) await wait;
@@ -143,6 +143,16 @@ export function sqliteRootSql(conn: SqliteConnection): Sql {
 }
 
 /**
+ * The prepared statement of `text` on the connection of the transaction `db`, to run
+ * synchronously (the ingest's row-at-a-time writes). Only inside a transaction, which
+ * holds the connection: a statement outside one would not wait its turn.
+ */
+export function sqliteStatement(db: Sql, text: string): Database.Statement {
+  if (!(db instanceof SqliteTx)) throw new Error("a SQLite statement runs synchronously only inside a transaction");
+  return db.statement(text);
+}
+
+/**
  * An open transaction (depth 1) or savepoint (deeper). It owns the connection lock, so its
  * statements run at once. A savepoint must finish before its parent runs anything else:
  * statements interleaved with an open savepoint would land inside it.
@@ -170,24 +180,30 @@ class SqliteTx implements Sql {
     if (this.childOpen) throw new Error("a statement ran on a transaction while a savepoint of it was open");
   }
 
+  /** The prepared statement of `text`, checked as every statement of this transaction is. */
+  statement(text: string): Database.Statement {
+    this.check();
+    return this.conn.q(text).stmt;
+  }
+
   all<T>(text: string, params: readonly unknown[] = []): Promise<T[]> {
     return settle(() => {
       this.check();
-      return this.conn.q(text).all(params) as T[];
+      return allRows<T>(this.conn.q(text), params);
     });
   }
 
   get<T>(text: string, params: readonly unknown[] = []): Promise<T | undefined> {
     return settle(() => {
       this.check();
-      return this.conn.q(text).get(params) as T | undefined;
+      return firstRow<T>(this.conn.q(text), params);
     });
   }
 
   run(text: string, params: readonly unknown[] = []): Promise<number> {
     return settle(() => {
       this.check();
-      return this.conn.q(text).run(params).changes;
+      return this.conn.q(text).stmt.run(params).changes;
     });
   }
 

@@ -5,8 +5,12 @@ import { DdsError } from "../../../contract/errors.js";
 import type { WriteGroup } from "../../../contract/service.js";
 import type { Signal } from "../sql.js";
 import type { Store } from "../store.js";
+import type { OnMigrationProgress } from "../migration-progress.js";
+import { schemaSql } from "../schema/ddl.js";
+import { TABLES } from "../schema/tables.js";
 import { MIGRATIONS } from "./migrations/index.js";
-import { sqliteLookups } from "./sqlite-lookups.js";
+import { publishEngineEvent } from "../../events.js";
+import { sqliteIngest } from "./sqlite-ingest.js";
 import { sqliteMarkStale } from "./sqlite-stale.js";
 import { SqliteConnection, sqliteRootSql } from "./sqlite-sql.js";
 
@@ -24,6 +28,8 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** Opens an existing file without creating it (nor its folder). */
   readonly?: boolean;
+  /** Told how a long upgrade of an earlier release's database advances. */
+  onMigrationProgress?: OnMigrationProgress;
 }
 
 /**
@@ -48,7 +54,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     raw.pragma("wal_autocheckpoint = 10000");
     raw.pragma("journal_size_limit = 67108864");
     raw.pragma("foreign_keys = ON");
-    migrate(raw, path);
+    migrate(raw, path, options.onMigrationProgress);
     // From here on the store waits for other processes itself, without stopping the event
     // loop (see whenFree); only a write group, which is synchronous, waits inside SQLite.
     raw.pragma("busy_timeout = 0");
@@ -68,7 +74,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     raw,
     path,
     location: path,
-    lookups: sqliteLookups,
+    ingest: sqliteIngest,
     changeStamp: changeStamps(raw),
     on(signal, fn) {
       let set = listeners.get(signal);
@@ -182,10 +188,10 @@ function openWriteGroup(conn: SqliteConnection): WriteGroup {
  * The schema of a SQLite database: its version, this ddsctl's latest, and (with `apply`)
  * the migrations applied now. Without `apply` the file is only read (and must exist).
  */
-export function sqliteSchema(path: string, apply: boolean): { version: number; latest: number; applied: number } {
+export function sqliteSchema(path: string, apply: boolean, onMigrationProgress?: OnMigrationProgress): { version: number; latest: number; applied: number } {
   if (apply) {
     const before = existsSync(path) ? readVersion(path) : 0;
-    const store = openSqliteStore(path);
+    const store = openSqliteStore(path, { onMigrationProgress });
     const version = Number(store.raw.pragma("user_version", { simple: true }));
     store.raw.close();
     return { version, latest: MIGRATIONS.length, applied: version - before };
@@ -203,20 +209,34 @@ function readVersion(path: string): number {
   }
 }
 
-/** Applies the migrations this ddsctl knows and the database lacks, in one transaction. */
-function migrate(raw: Database.Database, path: string): void {
+/**
+ * Brings the database to this ddsctl's schema, in one transaction (a killed upgrade leaves
+ * it as it was): a new database is created from the declaration at once; one written by
+ * an earlier release runs the migrations it lacks.
+ */
+function migrate(raw: Database.Database, path: string, progress?: OnMigrationProgress): void {
   const known = MIGRATIONS.length;
   const applied = Number(raw.pragma("user_version", { simple: true }));
   if (applied > known) {
     throw new DdsError("unavailable", `database ${path} has schema version ${applied}, newer than this ddsctl supports (${known}); upgrade ddsctl`);
   }
   if (applied === known) return;
-  raw
+  const from = raw
     .transaction(() => {
       // Re-read inside the write lock: another process may have migrated meanwhile.
       const now = Number(raw.pragma("user_version", { simple: true }));
-      for (let i = now; i < known; i++) raw.exec(MIGRATIONS[i].sql);
+      if (now === known) return now;
+      const empty = now === 0 && raw.prepare("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'").pluck().get() === 0;
+      if (empty) {
+        raw.exec(schemaSql("sqlite", TABLES));
+        // The key that signs list cursors: random per database (see settings-repo.ts).
+        raw.exec("INSERT INTO settings (name, value) VALUES ('cursor_key', lower(hex(randomblob(32))))");
+      } else {
+        for (let i = now; i < known; i++) MIGRATIONS[i].apply(raw, progress);
+      }
       raw.pragma(`user_version = ${known}`);
+      return now;
     })
     .immediate();
+  if (from < known) publishEngineEvent({ event: "migration_applied", store: "sqlite", location: path, from, to: known });
 }

@@ -1,9 +1,21 @@
+import type postgres from "postgres";
+import type { OnMigrationProgress } from "../../migration-progress.js";
 import { sql as initial } from "./0001-initial.js";
+import { compactKeys } from "./0002-compact-keys.js";
+
+/** One step from a schema version to the next, run inside the migration's transaction. */
+export interface Migration {
+  name: string;
+  apply(tx: postgres.TransactionSql, progress?: OnMigrationProgress): Promise<unknown>;
+}
 
 /**
  * Every PostgreSQL schema migration, in order. Table `dds_schema` holds how many are
- * applied; a database with more was written by a newer ddsctl and is refused. Kept apart
- * from SQLite's: each store's schema moves at its own pace (a PostgreSQL-only index, a
- * SQLite-only rebuild).
+ * applied; a database with more was written by a newer ddsctl and is refused. A new
+ * database is created from the declaration (schema/tables.ts) at the latest version at
+ * once; these bring a database written by an earlier release to it.
  */
-export const MIGRATIONS: readonly { name: string; sql: string }[] = [{ name: "0001-initial", sql: initial }];
+export const MIGRATIONS: readonly Migration[] = [
+  { name: "0001-initial", apply: (tx) => tx.unsafe(initial) },
+  { name: "0002-compact-keys", apply: compactKeys },
+];

@@ -1,0 +1,29 @@
+import { afterAll, beforeAll } from "vitest";
+import { startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
+import { until } from "../postgres/support.js";
+import { postgresTarget, releaseFixture } from "./support.js";
+import { describeUpgrade, itSurvivesAKilledUpgrade } from "./upgrade-suite.js";
+
+// A PostgreSQL database of the released schema 1 (restored from its pg_dump), upgraded in place.
+let cluster: PgCluster;
+beforeAll(async () => {
+  cluster = await startPostgres();
+});
+afterAll(async () => cluster?.stop());
+
+const FIXTURE = "postgres-schema-1";
+describeUpgrade({ fixture: FIXTURE, from: 1, to: 2, migration: "0002-compact-keys", open: () => postgresTarget(cluster, releaseFixture(FIXTURE)) });
+
+itSurvivesAKilledUpgrade({
+  title: "a migration killed after it copied the contributions rolls back; run again, it completes with every row",
+  fixture: FIXTURE,
+  from: 1,
+  to: 2,
+  records: 50_000,
+  open: () => postgresTarget(cluster, releaseFixture(FIXTURE)),
+  // The server rolls the transaction back when it sees its client gone.
+  async afterKill(target) {
+    const others = "SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()";
+    await until(async () => (await target.query<{ n: number }>(others))[0].n === 0, "the killed migration's sessions to end");
+  },
+});

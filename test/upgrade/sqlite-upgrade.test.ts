@@ -1,0 +1,29 @@
+import { execa } from "execa";
+import { expect, it } from "vitest";
+import { BIN } from "../helpers/cli.js";
+import { releaseFixture, sqliteTarget } from "./support.js";
+import { describeUpgrade } from "./upgrade-suite.js";
+
+// A SQLite file of every released schema (1 to 4), upgraded in place by today's ddsctl.
+for (const from of [1, 2, 3, 4]) {
+  const fixture = `sqlite-schema-${from}`;
+  describeUpgrade({ fixture, from, to: 5, migration: "0005-compact-keys", open: async () => sqliteTarget(releaseFixture(fixture)) });
+}
+
+it("in a terminal, the upgrade redraws one progress line with the share of rows copied", async () => {
+  const target = sqliteTarget(releaseFixture("sqlite-schema-4"));
+  try {
+    // A pseudo-terminal (util-linux `script`), as a user running ddsctl migrate sees it.
+    const command = ["node", BIN, ...target.flags, "migrate"].map((a) => `'${a}'`).join(" ");
+    const r = await execa("script", ["-qefc", command, "/dev/null"], { env: { ...target.env, TERM: "dumb" }, extendEnv: false, reject: false });
+    expect(r.exitCode, r.stdout).toBe(0);
+    const label = "upgrading the database to this ddsctl's schema \\(0005-compact-keys\\)";
+    expect(r.stdout).toMatch(new RegExp(`\\r${label}: \\w+ \\d+ % \\([\\d,]+ of [\\d,]+ rows\\)\\x1b\\[K`));
+    // It ends drawn full, then moves on; no line per table as in a log.
+    expect(r.stdout).toMatch(new RegExp(`\\r${label}: settings 100 % \\(([\\d,]+) of \\1 rows\\)\\x1b\\[K\\r?\\n`));
+    expect(r.stdout).not.toMatch(new RegExp(`${label}: \\w+\\r?\\n`));
+    expect(r.stdout).toContain("applied 1 migration(s); schema version 5");
+  } finally {
+    await target.cleanup();
+  }
+});
