@@ -10,6 +10,7 @@ import { EXIT_INTERRUPTED } from "./exit-codes.js";
 import { Output, type Format } from "./output.js";
 import { packageVersion } from "./package-root.js";
 import { COMMANDS } from "./registry.js";
+import { sharedContextNames } from "./names/resolve-ref.js";
 
 
 function isPipeClosed(err: unknown): boolean {
@@ -107,6 +108,9 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   } catch (err) {
     state.exitCode = report(err, out, io);
   } finally {
+    // `-o name` lines wait for the end: which context names are shared is asked once.
+    const service = state.service;
+    await out.flushNames(service && ((names) => sharedContextNames(service, names)));
     await state.service?.close().catch(() => undefined);
     stopListening?.();
   }

@@ -1,6 +1,6 @@
 import type { Problem } from "../contract/errors.js";
 import type { OutStream } from "./core/io.js";
-import { resourceNames } from "./output/resource-names.js";
+import { nameLines, namedResources, type NamedResource } from "./output/resource-names.js";
 import { layoutTable, tsvEscape, type Cell } from "./output/table-layout.js";
 
 /** How results are printed: a table (the default), or `-o json|yaml|wide|name`. */
@@ -47,6 +47,8 @@ export class Output {
   private chalk?: Chalk;
   private yaml?: Yaml;
   private readonly streams: OutputStreams;
+  /** `-o name`: the resources of every body printed, until {@link flushNames}. */
+  private readonly named: NamedResource[] = [];
 
   constructor(streams: OutputStreams, options: OutputOptions) {
     this.streams = streams;
@@ -79,11 +81,22 @@ export class Output {
   /** Writes a result body in the structured format asked for (JSON unless -o yaml|name). */
   json(value: unknown): void {
     if (this.options.format === "yaml" && this.yaml) return this.write(this.yaml.stringify(value, { aliasDuplicateObjects: false }));
-    if (this.options.format === "name") {
-      for (const name of resourceNames(value)) this.line(name);
-      return;
-    }
+    // Printed at the end of the command, once it is known which names others share.
+    if (this.options.format === "name") return void this.named.push(...namedResources(value));
     this.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /**
+   * `-o name`: prints the lines of every body given to {@link json}. `shared` tells which
+   * context names other contexts carry too (names need not be unique): those are printed
+   * by id, so each line finds its one resource again.
+   */
+  async flushNames(shared?: (contextNames: string[]) => Promise<ReadonlySet<string>>): Promise<void> {
+    const found = this.named.splice(0);
+    const names = [...new Set(found.filter((n) => n.kind === "context" && n.name !== undefined).map((n) => n.name!))];
+    // Without the answer (the service failed meanwhile) the names are printed as they are.
+    const taken = shared && names.length > 0 ? await shared(names).catch(() => undefined) : undefined;
+    for (const line of nameLines(found, taken && new Set([...taken].map((n) => `context/${n}`)))) this.line(line);
   }
 
   /** Writes a line of result text to stdout. */

@@ -2,6 +2,7 @@ import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refs } from "../../core/shared-args.js";
 import { renderRecordExplanation } from "../../workbench/explain/render-lineage.js";
+import { idRef } from "../../names/resolve-ref.js";
 
 /** `ddsctl records explain <recordId> [field]`. */
 export default defineCommand({
@@ -12,7 +13,7 @@ export default defineCommand({
   args: { recordId: refs.record, field: { type: "string", positional: true, description: "one field only" }, ...outputArgs },
   async handler(args, ctx) {
     const service = await ctx.service();
-    const record = await service.getRecord(args.recordId, { include: ["model", "lineage"] });
+    const record = await service.getRecord(idRef("record", args.recordId), { include: ["model", "lineage"] });
     if (args.field !== undefined && !record.model?.fields.some((f) => f.name === args.field)) throw errors.notFound("field", `${args.field} on record ${record.recordId}`);
     const { LineageReader } = await import("../../workbench/trace/lineage-reader.js");
     const { explainRecordFields } = await import("../../workbench/explain/record-explain.js");

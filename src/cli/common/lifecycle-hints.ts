@@ -1,0 +1,48 @@
+/**
+ * Hints that move something through its lifecycle name the exact commands, derived from
+ * the service's own table of allowed moves (contract/lifecycle.ts), so following a hint
+ * always works: an active context to delete is completed, then archived, never archived
+ * at once (which the service refuses).
+ */
+import { DdsError, isDdsError, type ErrorCode } from "../../contract/errors.js";
+import { pathBetween, type LifecycleKind } from "../../contract/lifecycle.js";
+import { ddsctlCommand } from "./shell-quote.js";
+
+const GROUP: Record<LifecycleKind, string> = { model: "models", context: "contexts", rule: "rules" };
+
+/**
+ * The commands that take `ref` from `status` to `target` (`ddsctl contexts status case-1
+ * completed && …`), or undefined when no sequence of moves gets there.
+ */
+export function statusCommands(kind: LifecycleKind, ref: string, status: string, target: string): string | undefined {
+  const path = pathBetween(kind, status, target);
+  if (!path || path.length === 0) return undefined;
+  return path.map((to) => ddsctlCommand([GROUP[kind], "status", ref, to])).join(" && ");
+}
+
+/** What a refusal needs: the status the resource must reach, and the codes that say it has not. */
+export interface LifecycleNeed {
+  kind: LifecycleKind;
+  /** The name or id the user typed (the commands repeat it). */
+  ref: string;
+  /** The status the change needs (`archived` to delete, the target of a status move). */
+  target: string;
+  codes: ErrorCode[];
+  /** The resource's status now (asked only when the service refused). */
+  status(): Promise<string>;
+}
+
+/**
+ * Runs a change; when the service refuses it for the resource's status, the error gains
+ * the commands that get the resource to the status the change needs.
+ */
+export async function withStatusCommands<T>(need: LifecycleNeed, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!isDdsError(err) || !need.codes.includes(err.code)) throw err;
+    const commands = statusCommands(need.kind, need.ref, await need.status().catch(() => ""), need.target);
+    if (!commands) throw err;
+    throw new DdsError(err.code, `${err.message} (run: ${commands})`, err.errors);
+  }
+}
