@@ -46,3 +46,14 @@ export async function withStatusCommands<T>(need: LifecycleNeed, run: () => Prom
     throw new DdsError(err.code, `${err.message} (run: ${commands})`, err.errors);
   }
 }
+
+/**
+ * How a stale context comes up to date: an active one by a pipeline run, a completed one
+ * once reopened, an archived one never (archiving is for good).
+ */
+export function freshenHint(ref: string, status: string): string {
+  const run = ddsctlCommand(["pipeline", "run", ref]);
+  if (status === "active") return `${run} brings it up to date`;
+  const reopen = statusCommands("context", ref, status, "active");
+  return reopen ? `the pipeline only processes active contexts: ${reopen} && ${run}` : `${status} contexts are permanent: it stays as it is`;
+}

@@ -72,6 +72,28 @@ export async function resolveRef(service: DdsService, kind: RefKind, given: stri
   throw errors.usage(`several ${kind}s are named "${ref}": ${list}${more}; give the ${kind}Id instead`);
 }
 
+/**
+ * How to show a resource the user named: the name as they typed it (without a `<kind>/`
+ * prefix) with its id, or the id alone when they typed the id.
+ */
+export function refLabel(kind: RefKind, given: string, id: string): string {
+  const ref = bareRef(kind, given);
+  return isUuid(ref) ? id : `${ref} (${id})`;
+}
+
+/**
+ * Resolves the refs of a variadic argument (`wait a b`) and keeps, per id, the word the
+ * user typed for it, so results are reported in the user's words.
+ */
+export async function resolveRefs(service: DdsService, kind: RefKind, refs: string[]): Promise<{ ids: string[]; typed: Map<string, string> }> {
+  const ids = await Promise.all(refs.map(refCache(service, kind)));
+  const typed = new Map<string, string>();
+  ids.forEach((id, i) => {
+    if (!typed.has(id)) typed.set(id, refs[i]);
+  });
+  return { ids, typed };
+}
+
 /** Resolves refs of one kind once each (a bulk file naming the same context many times). */
 export function refCache(service: DdsService, kind: RefKind): (ref: string) => Promise<string> {
   const cache = new Map<string, Promise<string>>();

@@ -2,7 +2,7 @@ import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refFlags } from "../../core/shared-args.js";
 import { listQueryFrom } from "../../list-options.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { refLabel, resolveRef } from "../../names/resolve-ref.js";
 import { renderTraceReport } from "../../workbench/trace/render-trace-report.js";
 import { explainArgs, parseExplainMode } from "../trace/trace-args.js";
 
@@ -63,6 +63,6 @@ export default defineCommand({
       const { explainInputs } = await import("../../workbench/trace/input-sources.js");
       inputs = await explainInputs(new LineageReader(service), contextId, result.evaluationTrace.inputs);
     }
-    renderTraceReport(out, buildTraceReport(result, inputs), { explain, paths: Boolean(flags.paths), header });
+    renderTraceReport(out, buildTraceReport(result, inputs), { explain, paths: Boolean(flags.paths), header, context: refLabel("context", flags.context!, contextId) });
   },
 });

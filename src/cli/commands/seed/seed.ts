@@ -40,7 +40,9 @@ export default defineCommand({
         ["resolved", `${waited.resolved.length}/${total} context(s)`],
       ]);
     }
-    for (const u of waited.unresolvable) out.warn(unresolvableText(u));
+    // The documents name their contexts: say those names rather than ids.
+    const named = new Map(applied.items.filter((i) => i.kind === "Context" && i.id).map((i) => [i.id!, i.name]));
+    for (const u of waited.unresolvable) out.warn(unresolvableText(u, named.get(u.contextId) ?? u.contextId));
     if (applied.failures.length > 0) {
       const first = applied.failures[0];
       throw errors.validation(`${applied.failures.length} contribution(s) were refused: ${first.path}: ${first.message}`, applied.failures);
