@@ -5,7 +5,8 @@ import type { ArgDefs, ArgsOf } from "./core/args.js";
 import type { CommandDefinition, GlobalFlags } from "./core/define-command.js";
 import { processIO, type CliIO } from "./core/io.js";
 import { attachCommand, GLOBAL_OPTIONS } from "./core/program.js";
-import { outputArgs } from "./core/shared-args.js";
+import { isFormatArg } from "./core/shared-args.js";
+import { asksForJson, HELP_AFTER_ERROR, parseProblem } from "./core/parse-errors.js";
 import { EXIT_INTERRUPTED } from "./exit-codes.js";
 import { Output, type Format } from "./output.js";
 import { packageVersion } from "./package-root.js";
@@ -49,15 +50,18 @@ function commandsFor(argv: string[]): CommandDefinition[] {
 }
 
 function buildProgram(io: CliIO, run: Run, argv: string[]): Command {
+  // Under --json a parse error is a problem object (written by `report`), not commander's lines.
+  const json = asksForJson(argv);
   const program = new Command("ddsctl")
     .description("Command-line tool and local-first workbench for a decisioning data service")
     .version(packageVersion(), "-V, --version", "print the version");
   for (const [flags, description] of GLOBAL_OPTIONS) program.option(flags, description);
   program
-    .showHelpAfterError("(add --help for usage)")
+    .showHelpAfterError(HELP_AFTER_ERROR)
     .exitOverride()
     .configureOutput({
-      writeErr: (s) => io.stderr.write(s),
+      writeErr: (s) => (json && s === `${HELP_AFTER_ERROR}\n` ? undefined : io.stderr.write(s)),
+      outputError: (s, write) => (json ? undefined : write(s)),
       writeOut: (s) => io.stdout.write(s),
       getOutHelpWidth: () => io.stdout.columns ?? 80,
       getErrHelpWidth: () => io.stderr.columns ?? 80,
@@ -76,7 +80,7 @@ function buildProgram(io: CliIO, run: Run, argv: string[]): Command {
  */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const state: RunState = { exitCode: ExitCode.ok, interruptClaimed: false, interrupt: new AbortController() };
-  let out = new Output(io, { format: argv.includes("--json") ? "json" : "table", color: false, quiet: false });
+  let out = new Output(io, { format: asksForJson(argv) ? "json" : "table", color: false, quiet: false });
   // A reader that stopped early (`| head`) is not an error: end quietly, as `git log | head`
   // does. The listener stays: the error of the last writes may arrive after main returns.
   const onStdoutError = (err: Error) => {
@@ -90,8 +94,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   });
 
   const run: Run = async (def, values, flags) => {
-    // `-o` is a format where the command declares the shared one (export's -o is a file).
-    const asked = def.args.output === outputArgs.output ? (values.output as Format | undefined) : undefined;
+    // `-o` is the output format wherever a command declares it.
+    const asked = isFormatArg(def.args.output) ? (values.output as Format | undefined) : undefined;
     const format = asked ?? (flags.json ? "json" : "table");
     out = new Output(io, { format, color: flags.color !== false && !io.env.NO_COLOR, quiet: Boolean(flags.quiet) });
     await out.init();
@@ -123,7 +127,8 @@ function report(err: unknown, out: Output, io: CliIO): number {
     // Help shown because a subcommand is missing (`ddsctl models`) is a usage error;
     // commander marks it with a non-zero exit code, an explicit `ddsctl help` with 0.
     if (err.code === "commander.help") return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    // Commander has already written its message.
+    // Commander has already written its message, unless --json asked for the problem object.
+    if (out.options.format === "json") out.error(parseProblem(err));
     return ExitCode.usage;
   }
   if (isPipeClosed(err)) return ExitCode.ok;

@@ -1,4 +1,4 @@
-import { Argument, Command, Option } from "commander";
+import { Argument, Command, InvalidArgumentError, Option } from "commander";
 import type { ArgDef, ArgDefs } from "./args.js";
 import { longFlag } from "./args.js";
 import type { CommandDefinition } from "./define-command.js";
@@ -54,6 +54,14 @@ function addOption(cmd: Command, key: string, def: ArgDef): void {
   if (def.hidden) option.hideHelp();
   if (def.type === "string") {
     if (def.choices) option.choices(def.choices);
+    const { choices, explainInvalid } = def;
+    // The choices stay listed in help; a refused value also says why.
+    if (choices && explainInvalid) {
+      option.argParser((value: string) => {
+        if (choices.includes(value)) return value;
+        throw new InvalidArgumentError(`Allowed choices are ${choices.join(", ")}. ${explainInvalid(value)}`.trim());
+      });
+    }
     if (def.default !== undefined) option.default(def.default);
     if (def.required) option.makeOptionMandatory();
   }

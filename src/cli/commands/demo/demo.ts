@@ -4,7 +4,7 @@ import { isPostgresUrl } from "../../../engine/store/location.js";
 import { errors, ExitCode } from "../../../contract/errors.js";
 import { isInteractive } from "../../core/context.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs, yesArgs } from "../../core/shared-args.js";
+import { reportArgs, yesArgs } from "../../core/shared-args.js";
 import type { Output } from "../../output.js";
 import { packageRoot } from "../../package-root.js";
 import { renderEvaluationTrace } from "../../workbench/trace/render-trace.js";
@@ -62,7 +62,7 @@ export default defineCommand({
   args: {
     fresh: { type: "boolean", description: "delete the local database file first (all its data) and start from an empty one (asks first; --yes without a terminal)" },
     ...yesArgs,
-    ...outputArgs,
+    ...reportArgs,
   },
   writes: true,
   async handler(args, ctx) {

@@ -3,7 +3,7 @@ import { errors } from "../../../contract/errors.js";
 import { readConfig, writeConfig, type Profile } from "../../config.js";
 import { isInteractive } from "../../core/context.js";
 import { defineCommand, type CommandContext } from "../../core/define-command.js";
-import { outputArgs, yesArgs } from "../../core/shared-args.js";
+import { reportArgs, yesArgs } from "../../core/shared-args.js";
 import { openService } from "../../service-factory.js";
 import { DEFAULT_DB } from "../../target.js";
 import { verifyRemote } from "../login/verify-remote.js";
@@ -69,7 +69,7 @@ export default defineCommand({
     url: { type: "string", description: "remote: the service's base URL" },
     profileName: { type: "string", placeholder: "name", default: "default", description: "the profile to save" },
     yes: { ...yesArgs.yes, description: "ask nothing: take flags and defaults" },
-    ...outputArgs,
+    ...reportArgs,
   },
   help: "Remote mode takes the token from the global --token option (checked with GET /models).",
   writes: true,

@@ -1,7 +1,7 @@
 import { ExitCode } from "../../../contract/errors.js";
 import type { PipelineRunOptions } from "../../../contract/service.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs } from "../../core/shared-args.js";
+import { reportArgs } from "../../core/shared-args.js";
 import { resolveRefs } from "../../names/resolve-ref.js";
 import { durationFlag } from "../../common/duration-flag.js";
 
@@ -13,7 +13,7 @@ export default defineCommand({
   args: {
     contexts: { type: "strings", positional: true, placeholder: "context", complete: "context", description: "only these contexts, by name or id (default: every stale, active context)" },
     timeout: { type: "string", placeholder: "duration", description: "give up after this long, e.g. 30s, 2m (exit 5 if contexts are still pending)" },
-    ...outputArgs,
+    ...reportArgs,
   },
   async handler(args, ctx) {
     const options: PipelineRunOptions = {};

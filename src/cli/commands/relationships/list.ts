@@ -1,7 +1,7 @@
 import { errors } from "../../../contract/errors.js";
 import { modelNames } from "../../common/model-names.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs, refFlags } from "../../core/shared-args.js";
+import { reportArgs, refFlags } from "../../core/shared-args.js";
 import { idRef, resolveRef } from "../../names/resolve-ref.js";
 import { relationshipColumns } from "../../render/evidence.js";
 import { recordColumns } from "../../render/records.js";
@@ -15,7 +15,7 @@ export default defineCommand({
     recordId: { type: "string", positional: true, description: "the source record" },
     name: { type: "string", positional: true, description: "a relationship name: list the connected records" },
     context: { ...refFlags.context, description: "every link between a context's records (name or contextId), removed ones marked" },
-    ...outputArgs,
+    ...reportArgs,
   },
   async handler(args, ctx) {
     const service = await ctx.service();

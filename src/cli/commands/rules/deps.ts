@@ -1,6 +1,6 @@
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs, refs } from "../../core/shared-args.js";
+import { reportArgs, refs } from "../../core/shared-args.js";
 import { resolveRef } from "../../names/resolve-ref.js";
 
 /** `ddsctl rules deps [rule] [--field Model.field]`. */
@@ -12,7 +12,7 @@ export default defineCommand({
   args: {
     rule: { ...refs.rule, required: false, description: "one rule (name or ruleId); default every rule" },
     field: { type: "string", placeholder: "Model.field", description: "list what reads this field instead" },
-    ...outputArgs,
+    ...reportArgs,
   },
   async handler(args, ctx) {
     const { out } = ctx;

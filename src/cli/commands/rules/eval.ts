@@ -1,6 +1,6 @@
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs, refFlags } from "../../core/shared-args.js";
+import { reportArgs, refFlags } from "../../core/shared-args.js";
 import { listQueryFrom } from "../../list-options.js";
 import { refLabel, resolveRef } from "../../names/resolve-ref.js";
 import { renderTraceReport } from "../../workbench/trace/render-trace-report.js";
@@ -25,7 +25,7 @@ export default defineCommand({
     filter: { type: "strings", placeholder: "expr", description: "with --all-contexts: only contexts matching (as contexts list --filter; repeatable)" },
     against: { ...refFlags.rule, description: "with --all-contexts: compare with this saved rule's current outcome and list the contexts that would flip" },
     ...explainArgs("full"),
-    ...outputArgs,
+    ...reportArgs,
   },
   async handler(args, ctx) {
     const { out } = ctx;

@@ -1,5 +1,5 @@
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs, refs } from "../../core/shared-args.js";
+import { reportArgs, refs } from "../../core/shared-args.js";
 import { collectPages } from "../../list-options.js";
 import { refLabel, resolveRef } from "../../names/resolve-ref.js";
 import { freshenHint } from "../../common/lifecycle-hints.js";
@@ -22,7 +22,7 @@ export default defineCommand({
     context: refs.context,
     rule: { ...refs.rule, required: false, description: "rule name or ruleId: show its evaluation tree" },
     ...explainArgs("auto"),
-    ...outputArgs,
+    ...reportArgs,
   },
   async handler(args, ctx) {
     const { context: contextRef, rule: ruleRef } = args;

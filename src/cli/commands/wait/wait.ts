@@ -1,6 +1,6 @@
 import { ExitCode } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs } from "../../core/shared-args.js";
+import { reportArgs } from "../../core/shared-args.js";
 import { resolveRefs } from "../../names/resolve-ref.js";
 import { durationFlag } from "../../common/duration-flag.js";
 import { unresolvableText, waitForContexts } from "./wait-contexts.js";
@@ -13,7 +13,7 @@ export default defineCommand({
   args: {
     contexts: { type: "strings", positional: true, required: true, placeholder: "context", complete: "context", description: "the contexts to wait for (names or ids)" },
     timeout: { type: "string", placeholder: "duration", default: "30s", description: "give up after this long, e.g. 500ms, 30s, 2m" },
-    ...outputArgs,
+    ...reportArgs,
   },
   async handler(args, ctx) {
     const flags = args;
