@@ -26,7 +26,7 @@ function isPromptInterrupt(err: unknown): boolean {
 type Run = (def: CommandDefinition, values: Record<string, unknown>, flags: GlobalFlags) => Promise<void>;
 
 /** Global options followed by a value (`--local` takes one when the next word is not a flag). */
-const OPTION_TAKES_VALUE = new Set(["--remote", "--token", "--profile", "--local"]);
+const OPTION_TAKES_VALUE = new Set(["--remote", "--token", "--profile", "--local", "--database", "--workspace"]);
 
 /** The first word of the command line that is not an option or an option's value. */
 function firstWord(argv: string[]): string | undefined {

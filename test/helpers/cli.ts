@@ -46,7 +46,7 @@ export function sandbox(): Sandbox {
     return { dir, db, mode: "remote", banner: `remote ${url}`, env: { ...base, DDS_BASE_URL: url, DDS_API_TOKEN: token }, cleanup };
   }
   const db = join(dir, "dds.db");
-  return { dir, db, mode: "local", banner: `local ${db}`, env: { ...base, DDS_DB: db }, cleanup };
+  return { dir, db, mode: "local", banner: `local ${db} (workspace default)`, env: { ...base, DDS_DB: db }, cleanup };
 }
 
 /** Result of one CLI run. */

@@ -27,6 +27,7 @@ export const GLOBAL_OPTIONS: [flags: string, description: string][] = [
   ["--remote <url>", "use a remote service at this base URL (e.g. http://127.0.0.1:8080/v1)"],
   ["--token <token>", "API token for --remote"],
   ["--profile <name>", "use a saved profile (see ddsctl profiles)"],
+  ["--workspace <name>", "the workspace of a database this process opens (also DDS_WORKSPACE or the profile's; default: default); a remote service uses its token's"],
   ["--json", "print exactly the API's JSON (the same as -o json)"],
   ["--no-color", "disable colour (NO_COLOR is honoured too)"],
   ["--quiet", "print results only: no banner, hints or progress"],

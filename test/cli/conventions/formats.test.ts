@@ -43,7 +43,7 @@ describe("formats a command cannot print", () => {
   });
 
   it("every command that prints a report refuses -o name before it runs", async () => {
-    const reports = COMMANDS.filter((c) => isFormatArg(c.args.output) && !(c.args.output as { choices: string[] }).choices.includes("name"));
+    const reports = COMMANDS.filter((c) => isFormatArg(c.args.output) && !(c.args.output as { choices?: readonly string[] }).choices?.includes("name"));
     expect(reports.map((c) => c.command)).toEqual(expect.arrayContaining(["pipeline status", "rules test", "rules eval", "trace", "wait", "import", "demo", "apply"]));
     for (const c of reports) {
       const positionals = Object.values(c.args).filter((a) => a.positional && a.type !== "boolean" && (a as { required?: boolean }).required).length;

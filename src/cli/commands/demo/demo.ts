@@ -65,6 +65,8 @@ export default defineCommand({
     ...reportArgs,
   },
   writes: true,
+  // The README's first command: it seeds the local database even after `ddsctl login`.
+  localByDefault: true,
   async handler(args, ctx) {
     const target = ctx.target();
     const { out } = ctx;

@@ -77,7 +77,8 @@ export default defineCommand({
     const signals = shutdownSignal(out, ctx.io);
     try {
       const server = await createServer({ store, quiet: out.options.quiet, log: (line) => always.info(line), worker: { pipeline: { leaseMs } } }).listen(port, flags.host);
-      out.info(out.c.dim(describeTarget(target)));
+      // The server serves every workspace: each request acts in its token's.
+      out.info(out.c.dim(describeTarget(target, { workspace: false })));
       always.info(`listening on ${server.url}`);
       const signal = await signals.received;
       out.info(`${signal}: draining in-flight requests and the current pass`);
