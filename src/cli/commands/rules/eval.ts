@@ -49,7 +49,10 @@ export default defineCommand({
       const { runImpact } = await import("../../workbench/rules-eval/impact.js");
       const { renderImpact } = await import("../../workbench/rules-eval/impact-render.js");
       const against = flags.against === undefined ? undefined : await service.getRule(await resolveRef(service, "rule", flags.against));
-      const report = await runImpact(service, rule.expression, listQueryFrom({ filter: flags.filter }, "contexts"), against);
+      // Only the cases the rule applies to count, as in the studio: the draft's context
+      // types, else those of the saved rule it is compared with, else every case.
+      const contextTypes = rule.contextTypes ?? against?.contextTypes ?? [];
+      const report = await runImpact(service, { expression: rule.expression, contextTypes }, listQueryFrom({ filter: flags.filter }, "contexts"), against);
       if (out.options.json) return out.json(report);
       return renderImpact(out, report, rule.name ?? "draft");
     }
