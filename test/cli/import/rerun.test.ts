@@ -69,6 +69,11 @@ describe("--resume", () => {
     const resumed = await ddsctl(box, ["import", "contributions", file, "--resume", "--json", "--no-wait"]);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(resumed.json<Summary>()).toMatchObject({ lines: 250, skipped: 250, created: 0, replayed: 0, batches: 0 });
+    // Nothing was read past the checkpoint: no rate (skipped lines are no work), in JSON or in the table.
+    expect(resumed.json<Summary>().rate).toBeNull();
+    const table = await ddsctl(box, ["import", "contributions", file, "--resume", "--no-wait"]);
+    expect(table.stdout).toMatch(/^skipped: +250$/m);
+    expect(table.stdout).not.toMatch(/^rate:/m);
 
     const otherKind = await ddsctl(box, ["import", "records-update", file, "--resume"]);
     expect(otherKind.exitCode).toBe(2);

@@ -20,7 +20,8 @@ export interface ImportCounts {
 
 /** Observes progress (the TTY bar). */
 export interface ImportProgress {
-  update(bytes: number, counts: ImportCounts): void;
+  /** `sent`: the lines read past the checkpoint, which a rate counts (skipped ones are not work). */
+  update(bytes: number, counts: ImportCounts, sent: number): void;
   stop(): void;
 }
 
@@ -41,6 +42,10 @@ export class ImportLedger {
   lastCommitted: number;
   /** Set once more lines failed than --max-errors allows. */
   overErrorLimit = false;
+  /** Lines a resume skipped because the checkpoint records them as done. */
+  resumeSkipped = 0;
+  /** When the first line past the checkpoint was read: where the import's rate starts. */
+  sendingSince: number | undefined;
   private last: Checkpoint | undefined;
   /** Deferred mode: the newest checkpoint whose lines are not durable yet. */
   private pending: Checkpoint | undefined;
@@ -67,7 +72,13 @@ export class ImportLedger {
   skip(lines: number, bytes: number): void {
     this.counts.lines += lines;
     this.counts.skipped += lines;
-    this.progress?.update(bytes, this.counts);
+    this.resumeSkipped += lines;
+    this.progress?.update(bytes, this.counts, 0);
+  }
+
+  /** Lines read past the checkpoint so far (what the rate counts). */
+  get sent(): number {
+    return this.counts.lines - this.resumeSkipped;
   }
 
   /** Commits a finished window (the caller keeps file order). */
@@ -108,7 +119,7 @@ export class ImportLedger {
         if (now - this.writtenAt >= CHECKPOINT_EVERY_MS) this.write(this.last, now);
       }
     }
-    this.progress?.update(w.digest.bytes, c);
+    this.progress?.update(w.digest.bytes, c, this.sent);
     if (this.opts.maxErrors !== undefined && c.failed > this.opts.maxErrors) this.overErrorLimit = true;
   }
 

@@ -34,6 +34,8 @@ export interface ImportResult {
   rejectsPath: string | undefined;
   /** The first few rejects, to show on the terminal. */
   firstRejects: Reject[];
+  /** Lines read past the checkpoint, and how long since the first of them: the rate's terms. */
+  sent: { lines: number; seconds: number };
 }
 
 /**
@@ -174,6 +176,7 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
         ledger.skip(win.lines.length, win.digest.bytes);
         continue;
       }
+      ledger.sendingSince ??= performance.now();
       // Later windows may finish while an earlier one is still in flight; they wait in the
       // queue to commit in order. Bounding the queue bounds memory behind a slow request.
       while (queue.length >= opts.concurrency * 2 && !halted()) await dispatcher.settled();
@@ -254,5 +257,6 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
     touched: ledger.touched,
     rejectsPath: rejects.path,
     firstRejects: ledger.firstRejects,
+    sent: { lines: ledger.sent, seconds: ledger.sendingSince === undefined ? 0 : (performance.now() - ledger.sendingSince) / 1000 },
   };
 }

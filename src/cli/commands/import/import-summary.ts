@@ -9,12 +9,14 @@ import type { ImportResult } from "./import-run.js";
  * created, records updated or deleted); `replayed` those an earlier run of the same lines
  * had applied, answered from the service's idempotency store and applied nothing;
  * `superseded` the created contributions that superseded an earlier one from the same
- * source. lines = created + replayed + failed + skipped.
+ * source. lines = created + replayed + failed + skipped. `rate` counts the lines read past
+ * the checkpoint (a resume's skipped lines are no work), per second since the first of
+ * them; null when there were none.
  */
 export interface ImportSummary extends Omit<ImportCounts, "valid"> {
   seconds: number;
-  /** Lines per second. */
-  rate: number;
+  /** Lines per second past the checkpoint; null when none were read (a finished file resumed). */
+  rate: number | null;
   complete: boolean;
   rejects: string | null;
   /** Only on a dry run: lines that passed every local check. */
@@ -35,7 +37,7 @@ export function summaryOf(result: ImportResult, dryRun: boolean): ImportSummary 
     skipped: c.skipped,
     batches: c.batches,
     seconds,
-    rate: Math.round(c.lines / Math.max(result.seconds, 0.001)),
+    rate: result.sent.lines > 0 ? Math.round(result.sent.lines / Math.max(result.sent.seconds, 0.001)) : null,
     complete: result.complete,
     rejects: c.failed > 0 && result.rejectsPath ? result.rejectsPath : null,
   };
@@ -56,7 +58,8 @@ export function renderSummary(out: Output, result: ImportResult, spec: KindSpec,
     }
     rows.push(["failed", s.failed > 0 ? out.c.red(String(s.failed)) : 0], ["skipped", s.skipped]);
     if (!dryRun) rows.push(["batches", s.batches]);
-    rows.push(["elapsed", `${s.seconds.toFixed(2)} s`], ["rate", `${s.rate.toLocaleString("en-US")} lines/s`]);
+    rows.push(["elapsed", `${s.seconds.toFixed(2)} s`]);
+    if (s.rate !== null) rows.push(["rate", `${s.rate.toLocaleString("en-US")} lines/s`]);
     if (s.rejects) rows.push(["rejects", s.rejects]);
     out.fields(rows);
   }
