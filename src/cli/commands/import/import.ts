@@ -113,7 +113,8 @@ export default defineCommand({
       const resume = opts.checkpoint ? `; rerun with --resume to continue after line ${doneThrough}` : "";
       throw new DdsError(base.code, `import stopped: the batch starting at line ${line} failed: ${base.message}${resume}`, base.errors);
     }
-    if (result.counts.failed > 0) ctx.setExitCode(ExitCode.partial);
+    // Lines edited after they were stored are not imported as they read: partial too.
+    if (result.counts.failed > 0 || result.counts.changed > 0) ctx.setExitCode(ExitCode.partial);
     if (opts.dryRun) return;
     // A resumed import wrote to contexts in earlier runs too: drain everything stale.
     await drainPipeline(ctx, args, result.touched ? [...result.touched] : undefined);
