@@ -32,6 +32,11 @@ export interface LifecycleNeed {
   status(): Promise<string>;
 }
 
+/** The need of a status move to `target`: refused as `invalid_transition` when a step is missing. */
+export function moveNeed(kind: LifecycleKind, ref: string, target: string, status: () => Promise<string>): LifecycleNeed {
+  return { kind, ref, target: target.trim().toLowerCase(), codes: ["invalid_transition"], status };
+}
+
 /**
  * Runs a change; when the service refuses it for the resource's status, the error gains
  * the commands that get the resource to the status the change needs.

@@ -3,7 +3,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refs } from "../../core/shared-args.js";
 import { resolveRef } from "../../names/resolve-ref.js";
 import { renderContext } from "../../render/contexts.js";
-import { withStatusCommands } from "../../common/lifecycle-hints.js";
+import { moveNeed, withStatusCommands } from "../../common/lifecycle-hints.js";
 
 /** `ddsctl contexts status <context> <status>`. */
 export default defineCommand({
@@ -15,7 +15,7 @@ export default defineCommand({
   async handler(args, ctx) {
     const service = await ctx.service();
     const id = await resolveRef(service, "context", args.context);
-    const need = { kind: "context" as const, ref: args.context, target: args.status.trim().toLowerCase(), codes: ["invalid_transition" as const], status: async () => (await service.getContext(id)).status };
+    const need = moveNeed("context", args.context, args.status, async () => (await service.getContext(id)).status);
     renderContext(ctx.out, await withStatusCommands(need, () => service.setContextStatus(id, args.status)));
   },
 });

@@ -3,7 +3,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refs } from "../../core/shared-args.js";
 import { resolveRef } from "../../names/resolve-ref.js";
 import { renderModel } from "../../render/models.js";
-import { withStatusCommands } from "../../common/lifecycle-hints.js";
+import { moveNeed, withStatusCommands } from "../../common/lifecycle-hints.js";
 
 /** `ddsctl models status <model> <status>`. */
 export default defineCommand({
@@ -19,7 +19,7 @@ export default defineCommand({
   async handler(args, ctx) {
     const service = await ctx.service();
     const id = await resolveRef(service, "model", args.model);
-    const need = { kind: "model" as const, ref: args.model, target: args.status.trim().toLowerCase(), codes: ["invalid_transition" as const], status: async () => (await service.getModel(id)).status };
+    const need = moveNeed("model", args.model, args.status, async () => (await service.getModel(id)).status);
     await renderModel(ctx.out, await withStatusCommands(need, () => service.setModelStatus(id, args.status)));
   },
 });
