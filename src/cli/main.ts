@@ -6,12 +6,14 @@ import type { CommandDefinition, GlobalFlags } from "./core/define-command.js";
 import { processIO, type CliIO } from "./core/io.js";
 import { canonicalNoun } from "./core/aliases.js";
 import { attachCommand, GLOBAL_OPTIONS, TOPICS } from "./core/program.js";
-import { outputArgs } from "./core/shared-args.js";
+import { isFormatArg } from "./core/shared-args.js";
+import { asksForJson, HELP_AFTER_ERROR, parseProblem } from "./core/parse-errors.js";
 import { EXIT_INTERRUPTED } from "./exit-codes.js";
 import { Output, type Format } from "./output.js";
 import { jqRefusal } from "./output/jq-filter.js";
 import { packageVersion } from "./package-root.js";
 import { COMMANDS } from "./registry.js";
+import { sharedContextNames } from "./names/resolve-ref.js";
 
 
 function isPipeClosed(err: unknown): boolean {
@@ -26,7 +28,7 @@ function isPromptInterrupt(err: unknown): boolean {
 type Run = (def: CommandDefinition, values: Record<string, unknown>, flags: GlobalFlags) => Promise<void>;
 
 /** Global options followed by a value (`--local` takes one when the next word is not a flag). */
-const OPTION_TAKES_VALUE = new Set(["--remote", "--token", "--profile", "--local", "--database", "--jq"]);
+const OPTION_TAKES_VALUE = new Set(["--remote", "--token", "--profile", "--local", "--database", "--jq", "--workspace"]);
 
 /** The first word of the command line that is not an option or an option's value. */
 function firstWord(argv: string[]): string | undefined {
@@ -51,15 +53,18 @@ function commandsFor(argv: string[]): CommandDefinition[] {
 }
 
 function buildProgram(io: CliIO, run: Run, argv: string[]): Command {
+  // Under --json a parse error is a problem object (written by `report`), not commander's lines.
+  const json = asksForJson(argv);
   const program = new Command("ddsctl")
     .description("Command-line tool and local-first workbench for a decisioning data service")
     .version(packageVersion(), "-V, --version", "print the version");
   for (const [flags, description] of GLOBAL_OPTIONS) program.option(flags, description);
   program
-    .showHelpAfterError("(add --help for usage)")
+    .showHelpAfterError(HELP_AFTER_ERROR)
     .exitOverride()
     .configureOutput({
-      writeErr: (s) => io.stderr.write(s),
+      writeErr: (s) => (json && s === `${HELP_AFTER_ERROR}\n` ? undefined : io.stderr.write(s)),
+      outputError: (s, write) => (json ? undefined : write(s)),
       writeOut: (s) => io.stdout.write(s),
       getOutHelpWidth: () => io.stdout.columns ?? 80,
       getErrHelpWidth: () => io.stderr.columns ?? 80,
@@ -80,7 +85,7 @@ function buildProgram(io: CliIO, run: Run, argv: string[]): Command {
  */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const state: RunState = { exitCode: ExitCode.ok, interruptClaimed: false, interrupt: new AbortController() };
-  let out = new Output(io, { format: argv.includes("--json") || argv.includes("--jq") ? "json" : "table", color: false, quiet: false });
+  let out = new Output(io, { format: asksForJson(argv) || argv.includes("--jq") ? "json" : "table", color: false, quiet: false });
   // A reader that stopped early (`| head`) is not an error: end quietly, as `git log | head`
   // does. The listener stays: the error of the last writes may arrive after main returns.
   const onStdoutError = (err: Error) => {
@@ -94,8 +99,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   });
 
   const run: Run = async (def, values, flags) => {
-    // `-o` is a format where the command declares the shared one (export's -o is a file).
-    const printsJson = def.args.output === outputArgs.output;
+    // `-o` is the output format wherever a command declares it (export's file is --output-file).
+    const printsJson = isFormatArg(def.args.output);
     const asked = printsJson ? (values.output as Format | undefined) : undefined;
     const jqProblem = flags.jq === undefined ? undefined : jqRefusal(def.command, printsJson, asked);
     if (jqProblem) throw errors.usage(jqProblem);
@@ -115,6 +120,9 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   } catch (err) {
     state.exitCode = report(err, out, io);
   } finally {
+    // `-o name` lines wait for the end: which context names are shared is asked once.
+    const service = state.service;
+    await out.flushNames(service && ((names) => sharedContextNames(service, names)));
     await state.service?.close().catch(() => undefined);
     stopListening?.();
   }
@@ -127,7 +135,8 @@ function report(err: unknown, out: Output, io: CliIO): number {
     // Help shown because a subcommand is missing (`ddsctl models`) is a usage error;
     // commander marks it with a non-zero exit code, an explicit `ddsctl help` with 0.
     if (err.code === "commander.help") return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    // Commander has already written its message.
+    // Commander has already written its message, unless --json asked for the problem object.
+    if (out.options.format === "json") out.error(parseProblem(err));
     return ExitCode.usage;
   }
   if (isPipeClosed(err)) return ExitCode.ok;

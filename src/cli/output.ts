@@ -1,7 +1,7 @@
 import type { Problem } from "../contract/errors.js";
 import type { OutStream } from "./core/io.js";
 import { compileJq, jqText, type JqFilter } from "./output/jq-filter.js";
-import { resourceNames } from "./output/resource-names.js";
+import { nameLines, namedResources, type NamedResource } from "./output/resource-names.js";
 import { layoutTable, tsvEscape, type Cell } from "./output/table-layout.js";
 
 /** How results are printed: a table (the default), or `-o json|yaml|wide|name`. */
@@ -51,6 +51,8 @@ export class Output {
   private yaml?: Yaml;
   private jq?: JqFilter;
   private readonly streams: OutputStreams;
+  /** `-o name`: the resources of every body printed, until {@link flushNames}. */
+  private readonly named: NamedResource[] = [];
 
   constructor(streams: OutputStreams, options: OutputOptions) {
     this.streams = streams;
@@ -85,11 +87,22 @@ export class Output {
   json(value: unknown): void {
     if (this.jq) return this.write(jqText(this.jq(value), this.stdoutTTY));
     if (this.options.format === "yaml" && this.yaml) return this.write(this.yaml.stringify(value, { aliasDuplicateObjects: false }));
-    if (this.options.format === "name") {
-      for (const name of resourceNames(value)) this.line(name);
-      return;
-    }
+    // Printed at the end of the command, once it is known which names others share.
+    if (this.options.format === "name") return void this.named.push(...namedResources(value));
     this.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /**
+   * `-o name`: prints the lines of every body given to {@link json}. `shared` tells which
+   * context names other contexts carry too (names need not be unique): those are printed
+   * by id, so each line finds its one resource again.
+   */
+  async flushNames(shared?: (contextNames: string[]) => Promise<ReadonlySet<string>>): Promise<void> {
+    const found = this.named.splice(0);
+    const names = [...new Set(found.filter((n) => n.kind === "context" && n.name !== undefined).map((n) => n.name!))];
+    // Without the answer (the service failed meanwhile) the names are printed as they are.
+    const taken = shared && names.length > 0 ? await shared(names).catch(() => undefined) : undefined;
+    for (const line of nameLines(found, taken && new Set([...taken].map((n) => `context/${n}`)))) this.line(line);
   }
 
   /** Writes a line of result text to stdout. */

@@ -59,6 +59,7 @@ export async function waitForPipeline(
       else next.push(context.contextId);
     }
     waiting = next;
+    options.onProgress?.({ resolved: resolved.length, total: ids.length });
     if (waiting.length === 0 || Date.now() >= deadline) break;
     await sleep(POLL_MS);
   }

@@ -50,12 +50,23 @@ export interface PipelineRunResult {
   pending: string[];
 }
 
+/** How far a drain has come: contexts resolved so far, of how many (when known). */
+export interface PipelineProgress {
+  resolved: number;
+  total?: number;
+}
+
 /** Options of a pipeline drain. */
 export interface PipelineRunOptions {
   /** Only these contexts (default: every stale, active context). */
   contextIds?: string[];
   /** Give up after this many milliseconds (default: no limit in local mode). */
   timeoutMs?: number;
+  /**
+   * Told as contexts resolve (after each pass locally, after each poll remotely), so a
+   * long wait can show progress. Not part of the REST API: the caller's own process.
+   */
+  onProgress?(progress: PipelineProgress): void;
 }
 
 /**

@@ -1,27 +1,12 @@
 import { errors } from "../contract/errors.js";
-
-/** Allowed lifecycle moves, from → to (the interface's tables plus docs/resources.md). */
-const MODEL_MOVES: Record<string, string[]> = { draft: ["active"], active: ["archived"], archived: [] };
-const CONTEXT_MOVES: Record<string, string[]> = {
-  active: ["completed"],
-  completed: ["active", "archived"],
-  archived: [],
-};
-const RULE_MOVES: Record<string, string[]> = { active: ["inactive"], inactive: ["active"] };
-
-const HINTS: Record<string, string> = {
-  "context:active->archived": "complete the context first",
-  "model:archived->draft": "archived models are permanent",
-  "model:draft->archived": "activate the model first",
-  "context:archived->active": "archived contexts are permanent",
-};
+import { MOVES, movesText, pathBetween, type LifecycleKind } from "../contract/lifecycle.js";
 
 /**
  * Parses a targetStatus spelling (case-insensitive). Unknown spellings are a 400: the
  * request is malformed, not an invalid move.
  */
-export function parseTargetStatus(kind: "model" | "context" | "rule", target: string): string {
-  const table = kind === "model" ? MODEL_MOVES : kind === "context" ? CONTEXT_MOVES : RULE_MOVES;
+export function parseTargetStatus(kind: LifecycleKind, target: string): string {
+  const table = MOVES[kind];
   const normal = String(target).trim().toLowerCase();
   if (!(normal in table)) {
     throw errors.invalid(`unknown ${kind} status "${target}"; use one of ${Object.keys(table).join(", ")}`);
@@ -29,9 +14,16 @@ export function parseTargetStatus(kind: "model" | "context" | "rule", target: st
   return normal;
 }
 
+/** How to get from `from` to `to` when the direct move is not allowed (from the tables). */
+function transitionHint(kind: LifecycleKind, from: string, to: string): string {
+  const path = pathBetween(kind, from, to);
+  if (path) return `${movesText(path.slice(0, -1))} first`;
+  if ((MOVES[kind][from] ?? []).length === 0) return `${from} ${kind}s are permanent`;
+  return `${kind}s never return to ${to}`;
+}
+
 /** Throws 422 invalid_transition unless `from → to` is allowed for `kind`. */
-export function assertTransition(kind: "model" | "context" | "rule", from: string, to: string): void {
-  const table = kind === "model" ? MODEL_MOVES : kind === "context" ? CONTEXT_MOVES : RULE_MOVES;
+export function assertTransition(kind: LifecycleKind, from: string, to: string): void {
   if (from === to) throw errors.alreadyInState(kind, from);
-  if (!table[from]?.includes(to)) throw errors.invalidTransition(kind, from, to, HINTS[`${kind}:${from}->${to}`]);
+  if (!MOVES[kind][from]?.includes(to)) throw errors.invalidTransition(kind, from, to, transitionHint(kind, from, to));
 }

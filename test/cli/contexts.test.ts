@@ -133,9 +133,13 @@ describe("context lifecycle", () => {
     });
   }
 
-  it("says how to get from active to archived", async () => {
+  it("says how to get from active to archived: the moves, and the commands that make them", async () => {
     const id = await contextIn("active");
-    expectErrorLine(await run(box, ["contexts", "status", id, "archived"]), 1, /complete the context first/);
+    expectErrorLine(
+      await run(box, ["contexts", "status", id, "archived"]),
+      1,
+      new RegExp(`move it to completed first \\(run: ddsctl contexts status ${id} completed && ddsctl contexts status ${id} archived\\)$`),
+    );
   });
 
   it("accepts spellings case-insensitively and rejects unknown ones with 400", async () => {

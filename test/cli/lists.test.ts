@@ -181,8 +181,8 @@ describe("filters and sort", () => {
     const r = await run(box, ["contexts", "list", "--filter", `type=${type}`, "--sort", "name"]);
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trim().split("\n");
-    expect(lines[0].split("\t")).toEqual(["CONTEXT ID", "NAME", "TYPE", "STATUS", "FRESHNESS", "UPDATED"]);
-    expect(lines.slice(1).map((l) => l.split("\t")[1])).toEqual([`${type}-a`, `${type}-b`, `${type}-c`, `${type}-d`]);
+    expect(lines[0].split("\t")).toEqual(["NAME", "TYPE", "STATUS", "FRESHNESS", "UPDATED"]);
+    expect(lines.slice(1).map((l) => l.split("\t")[0])).toEqual([`${type}-a`, `${type}-b`, `${type}-c`, `${type}-d`]);
   });
 });
 

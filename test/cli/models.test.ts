@@ -236,7 +236,7 @@ describe("models delete", () => {
     const n = (await createModel(box, loan(uniq("Del")))).name as string;
     expectProblem(await run(box, ["models", "delete", n, "--json"]), 1, 409, "model_not_archived");
     await setStatus(box, "models", n, "active");
-    expectErrorLine(await run(box, ["models", "delete", n]), 1, /archive it before deleting/);
+    expectErrorLine(await run(box, ["models", "delete", n]), 1, new RegExp(`move it to archived before deleting it \\(run: ddsctl models status ${n} archived\\)$`));
     expect(ok(await run(box, ["models", "get", n, "--json"])).status).toBe("active");
   });
 
@@ -279,13 +279,13 @@ describe("scripted lifecycle from the issue", () => {
     const active = ok(await run(box, ["models", "status", name, "active", "--json"]));
     expect(active).toMatchObject({ modelId: created.modelId, status: "active" });
     const r = await run(box, ["models", "status", name, "draft"]);
-    expectErrorLine(r, 1, /^error: cannot move model from active to draft$/);
+    expectErrorLine(r, 1, /^error: cannot move model from active to draft: models never return to draft$/);
     const j = expectProblem(await run(box, ["models", "status", name, "draft", "--json"]), 1, 422, "invalid_transition");
     expect(j).toEqual({
       type: expect.any(String),
       title: "Unprocessable Content",
       status: 422,
-      detail: "cannot move model from active to draft",
+      detail: "cannot move model from active to draft: models never return to draft",
       code: "invalid_transition",
     });
   });

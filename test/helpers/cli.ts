@@ -46,7 +46,7 @@ export function sandbox(): Sandbox {
     return { dir, db, mode: "remote", banner: `remote ${url}`, env: { ...base, DDS_BASE_URL: url, DDS_API_TOKEN: token }, cleanup };
   }
   const db = join(dir, "dds.db");
-  return { dir, db, mode: "local", banner: `local ${db}`, env: { ...base, DDS_DB: db }, cleanup };
+  return { dir, db, mode: "local", banner: `local ${db} (workspace default)`, env: { ...base, DDS_DB: db }, cleanup };
 }
 
 /** Result of one CLI run. */
@@ -89,6 +89,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Pretend stdout is a terminal this many columns wide. */
   stdoutTTY?: { columns: number };
+  /** Pretend stderr is a terminal (progress is drawn there). */
+  stderrTTY?: boolean;
   /** Pretend stdin is a terminal (prompts would appear; nothing is typed). */
   stdinTTY?: boolean;
   /** Called with the running CLI's Ctrl-C handler, to press Ctrl-C from the test. */
@@ -103,7 +105,7 @@ export interface RunOptions {
 export async function ddsctl(box: Sandbox, args: string[], options: RunOptions = {}): Promise<RunResult> {
   if (process.env.DDS_TEST_SPAWN === "1") return ddsctlBinary(box, args, options);
   const stdout = new CapturedStream(options.stdoutTTY ? { isTTY: true, columns: options.stdoutTTY.columns } : undefined);
-  const stderr = new CapturedStream();
+  const stderr = new CapturedStream(options.stderrTTY ? { isTTY: true, columns: 100 } : undefined);
   const source = options.stdin ?? Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
   const stdin = Object.assign(source, { isTTY: options.stdinTTY });
   const io: CliIO = {

@@ -67,7 +67,7 @@ describe("metrics on PostgreSQL", () => {
     await until(async () => (await client.getContext(contextId)).freshness === "resolved", "the first pass");
     const takeovers = (text: string) => sampleValue(text, "dds_pipeline_claim_takeovers_total") ?? 0;
     const before = takeovers(await metrics());
-    await node.store.sql.run("UPDATE contexts SET freshness = 'computing', claimed_by = 'dead-node', lease_expires_at = 1 WHERE id = ?", [contextId]);
+    await node.store.sql.run("UPDATE contexts SET freshness = 'computing', claimed_by = 'dead-node', lease_expires_at = ? WHERE uuid = ?", [node.store.sql.dialect.time(1), contextId]);
     // Evidence wakes the worker (PostgreSQL's idle worker sleeps until a notification or a lease's end).
     node.store.sql.signal("work");
     await until(async () => takeovers(await metrics()) > before, "the take-over");

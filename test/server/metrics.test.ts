@@ -115,9 +115,12 @@ describe("the pipeline", () => {
     const computing = (text: string) => sampleValue(text, "dds_pipeline_contexts_backlog", { freshness: "computing" });
     const before = await metrics();
     // What a node that died mid-pass leaves behind: a claim under a lease, then the lease run out.
-    await h.store.sql.run("UPDATE contexts SET freshness = 'computing', claimed_by = 'dead-node', lease_expires_at = ? WHERE id = ?", [Date.now() + 3_600_000, seeded.contextId]);
+    await h.store.sql.run("UPDATE contexts SET freshness = 'computing', claimed_by = 'dead-node', lease_expires_at = ? WHERE uuid = ?", [
+      h.store.sql.dialect.time(Date.now() + 3_600_000),
+      h.store.sql.dialect.uuid(seeded.contextId),
+    ]);
     expect(computing(await metrics())).toBe(1);
-    await h.store.sql.run("UPDATE contexts SET lease_expires_at = 1 WHERE id = ?", [seeded.contextId]);
+    await h.store.sql.run("UPDATE contexts SET lease_expires_at = ? WHERE uuid = ?", [h.store.sql.dialect.time(1), h.store.sql.dialect.uuid(seeded.contextId)]);
     const after = await scrapeUntil((t) => takeovers(t) > takeovers(before) && computing(t) === 0, "the take-over");
     expect(takeovers(after)).toBe(takeovers(before) + 1);
     const event = lines.map((l) => JSON.parse(l)).find((l) => l.event === "claim_takeover");

@@ -89,7 +89,7 @@ describe("pipeline worker", () => {
           heard.push(`paused claimed takenOver=${c.takenOver}`);
           // While this pass runs, its lease runs out (a long pause) and another worker takes the
           // context over. Uncontended SQLite statements run at once, so both happen here.
-          void engine.ctx.db.run("UPDATE contexts SET lease_expires_at = 1 WHERE id = ?", [c.contextId]);
+          void engine.ctx.db.run("UPDATE contexts SET lease_expires_at = 1 WHERE id = ?", [c.contextKey]);
           rescuer = rescue.step({ only: [c.contextId] });
         },
         passed: (_c, outcome, seconds) => {

@@ -23,7 +23,8 @@ describe("where commands run", () => {
   });
 
   it("announces a PostgreSQL target without its password", () => {
-    expect(describeTarget(resolveTarget({ database: PG }, env()))).toBe("database postgres://dds:***@db.internal:5432/dds");
-    expect(describeTarget(resolveTarget({ local: "x.db" }, env()))).toBe("local x.db");
+    expect(describeTarget(resolveTarget({ database: PG }, env()))).toBe("database postgres://dds:***@db.internal:5432/dds (workspace default)");
+    expect(describeTarget(resolveTarget({ local: "x.db" }, env()))).toBe("local x.db (workspace default)");
+    expect(describeTarget(resolveTarget({ local: "x.db" }, env()), { workspace: false })).toBe("local x.db");
   });
 });

@@ -1,4 +1,5 @@
 import type { CommandContext } from "../core/define-command.js";
+import { resolveProgress } from "./resolve-progress.js";
 
 /**
  * After evidence, a definition or a rule changes, drains the pipeline so records and
@@ -10,8 +11,15 @@ export async function drainPipeline(ctx: CommandContext, args: { wait: boolean }
   if (!args.wait) return;
   if (contextIds && contextIds.length === 0) return;
   const service = await ctx.service();
-  const result = await service.runPipeline(contextIds ? { contextIds: [...new Set(contextIds)] } : {});
   const { out } = ctx;
+  const ids = contextIds ? [...new Set(contextIds)] : undefined;
+  const progress = resolveProgress(out, ids?.length);
+  let result;
+  try {
+    result = await service.runPipeline({ ...(ids ? { contextIds: ids } : {}), ...(progress.onProgress ? { onProgress: progress.onProgress } : {}) });
+  } finally {
+    progress.done();
+  }
   if (result.pending.length > 0) {
     out.warn(
       `${result.pending.length} context(s) not resolved yet: ${result.pending.join(", ")} ` +

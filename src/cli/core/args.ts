@@ -28,6 +28,8 @@ export interface StringArg extends ArgBase {
   required?: boolean;
   default?: string;
   choices?: readonly string[];
+  /** Says why a value outside `choices` is refused (after the list of choices). */
+  explainInvalid?: (value: string) => string;
 }
 
 /** A repeatable flag (`--data a=1 --data b=2`) or a variadic positional (`[contextId...]`). */

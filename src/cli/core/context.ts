@@ -55,7 +55,7 @@ export function createContext(def: CommandDefinition, values: ArgsOf<ArgDefs>, i
     io,
     globals: flags,
     argv,
-    target: () => (target ??= resolveTarget(flags, io.env)),
+    target: () => (target ??= resolveTarget(flags, io.env, { ambientRemote: !def.localByDefault })),
     service: async () => {
       if (!state.service) {
         const t = ctx.target();

@@ -11,6 +11,7 @@ export interface GlobalFlags {
   remote?: string;
   token?: string;
   profile?: string;
+  workspace?: string;
   json?: boolean;
   /** `--jq <expression>`: filter the JSON output (implies --json). */
   jq?: string;
@@ -67,6 +68,11 @@ export interface CommandDefinition<A extends ArgDefs = ArgDefs> {
    * use. Every other command fails on a database that does not exist.
    */
   writes?: boolean;
+  /**
+   * True for commands that run on the local database unless a flag names a remote target
+   * (`--remote`, `--profile`): a remote current profile or DDS_BASE_URL does not move them.
+   */
+  localByDefault?: boolean;
   /** For a writing command: true when these arguments only read (`apply --dry-run`). */
   readOnlyWhen?(args: ArgsOf<A>): boolean;
   /** Left out of --help and completion (the `__complete` helper). */

@@ -1,4 +1,4 @@
-import { Argument, Command, Option } from "commander";
+import { Argument, Command, InvalidArgumentError, Option } from "commander";
 import type { ArgDef, ArgDefs } from "./args.js";
 import { longFlag } from "./args.js";
 import type { CommandDefinition } from "./define-command.js";
@@ -42,6 +42,7 @@ export const GLOBAL_OPTIONS: [flags: string, description: string][] = [
   ["--remote <url>", "use a remote service at this base URL (e.g. http://127.0.0.1:8080/v1)"],
   ["--token <token>", "API token for --remote"],
   ["--profile <name>", "use a saved profile (see ddsctl profiles)"],
+  ["--workspace <name>", "the workspace of a database this process opens (also DDS_WORKSPACE or the profile's; default: default); a remote service uses its token's"],
   ["--json", "print exactly the API's JSON (the same as -o json)"],
   ["--jq <expression>", "filter the JSON output with a jq expression (implies --json; strings print raw)"],
   ["--no-color", "disable colour (NO_COLOR is honoured too)"],
@@ -70,6 +71,14 @@ function addOption(cmd: Command, key: string, def: ArgDef): void {
   if (def.hidden) option.hideHelp();
   if (def.type === "string") {
     if (def.choices) option.choices(def.choices);
+    const { choices, explainInvalid } = def;
+    // The choices stay listed in help; a refused value also says why.
+    if (choices && explainInvalid) {
+      option.argParser((value: string) => {
+        if (choices.includes(value)) return value;
+        throw new InvalidArgumentError(`Allowed choices are ${choices.join(", ")}. ${explainInvalid(value)}`.trim());
+      });
+    }
     if (def.default !== undefined) option.default(def.default);
     if (def.required) option.makeOptionMandatory();
   }

@@ -7,16 +7,36 @@ import { filterHelp, sortHelp } from "./list-args.js";
 export const OUTPUT_FORMATS = ["json", "yaml", "wide", "name"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** `-o json|yaml|wide|name` (`--json` is `-o json`). */
-export const outputArgs = {
-  output: {
-    type: "string",
-    short: "o",
-    placeholder: "format",
-    choices: OUTPUT_FORMATS,
-    description: "json (the REST body), yaml, wide (every column, nothing cut) or name (kind/name per line)",
-  } satisfies StringArg,
-};
+/** The `-o` declarations: the one flag every command prints its result in the format of. */
+const FORMAT_ARGS = new WeakSet<StringArg>();
+
+/**
+ * `-o <format>` limited to the formats a command can print; any other is a usage error
+ * (exit 2) at parse time, saying why (`because`) when the reason is not obvious.
+ */
+export function formatArgs(formats: readonly OutputFormat[], description: string, because?: (value: string) => string): { output: StringArg } {
+  const output: StringArg = { type: "string", short: "o", placeholder: "format", choices: formats, description, ...(because ? { explainInvalid: because } : {}) };
+  FORMAT_ARGS.add(output);
+  return { output };
+}
+
+/** True for a `-o` declared by {@link formatArgs}: its value is the output format. */
+export function isFormatArg(def: unknown): boolean {
+  return FORMAT_ARGS.has(def as StringArg);
+}
+
+/** `-o json|yaml|wide|name` (`--json` is `-o json`): commands that print resources. */
+export const outputArgs = formatArgs(OUTPUT_FORMATS, "json (the REST body), yaml, wide (every column, nothing cut) or name (kind/name per line)");
+
+/**
+ * `-o json|yaml|wide`: commands that print a report (a summary, a trace, a plan) rather
+ * than resources, which has no `kind/name` lines to print.
+ */
+export const reportArgs = formatArgs(
+  ["json", "yaml", "wide"],
+  "json (the body --json prints), yaml, or wide (nothing cut)",
+  (value) => (value === "name" ? "This command prints a report, not resources: there are no kind/name lines to print." : ""),
+);
 
 /** --filter, --sort, --limit, --cursor, --all, and -o: every list command takes them, described from its list's spec. */
 export function listArgs(list: ListName) {

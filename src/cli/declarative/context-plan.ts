@@ -1,5 +1,6 @@
 import type { ProblemDetail } from "../../contract/errors.js";
 import type { Context, Contribution } from "../../contract/schemas/index.js";
+import { statusCommands } from "../common/lifecycle-hints.js";
 import { canonicalJson, sameJson } from "./canonical.js";
 import type { ContextDocument, ContributionDocument, LoadedDocument } from "./document-schema.js";
 import type { ContextSteps, PendingContribution, PlanChange } from "./plan-types.js";
@@ -93,10 +94,16 @@ export function planContext(
     if (existing.status !== "active") {
       conflicts.push({
         path: `${source}: Context ${doc.name}`,
-        message: `the context is ${existing.status} and takes no evidence; reopen it first (ddsctl contexts status ${existing.contextId} active)`,
+        message: `the context is ${existing.status} and takes no evidence; ${reopenText(doc.name, existing.status)}`,
       });
     }
   }
   steps.item.action = changes.length > 0 ? "update" : "unchanged";
   return steps;
+}
+
+/** How a context that takes no evidence would take it again: reopened, unless archived for good. */
+function reopenText(name: string, status: string): string {
+  const reopen = statusCommands("context", name, status, "active");
+  return reopen ? `reopen it first (${reopen})` : `${status} contexts are permanent: drop the contributions or name another context`;
 }

@@ -30,6 +30,11 @@ export interface Checkpoint {
   prefixSha256: string;
   /** The rejects file and its length when the checkpoint was written. */
   rejects: { path: string; bytes: number } | null;
+  /**
+   * The line ledger (what became of each line, see LineLedger). With it, a resume accepts
+   * an input edited in place; a checkpoint without one (an older ddsctl) needs the same input.
+   */
+  lines?: string;
   /** True once the whole input was imported. */
   complete: boolean;
   updatedAt: string;

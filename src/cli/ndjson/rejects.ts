@@ -1,5 +1,6 @@
-import { closeSync, existsSync, openSync, statSync, truncateSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, renameSync, statSync, truncateSync, unlinkSync, writeSync } from "node:fs";
 import type { Problem } from "../../contract/errors.js";
+import type { PriorReject } from "./prior-rejects.js";
 
 /**
  * One failed input line, written as one NDJSON line of the rejects file:
@@ -25,7 +26,12 @@ export class RejectsWriter {
   bytes = 0;
   count = 0;
 
-  private constructor(readonly path: string | undefined) {}
+  private constructor(private where: string | undefined) {}
+
+  /** The file written (undefined: counting only). */
+  get path(): string | undefined {
+    return this.where;
+  }
 
   /** A fresh rejects file: any previous one at `path` is removed. */
   static fresh(path: string | undefined): RejectsWriter {
@@ -51,14 +57,35 @@ export class RejectsWriter {
 
   /** Appends rejects (already in line order). */
   write(rejects: Reject[]): void {
+    this.writeMerged(rejects, []);
+  }
+
+  /**
+   * Appends this run's rejects merged in line order with an earlier run's that still hold
+   * (a resume rewriting the file keeps the rejects of lines it did not send again).
+   */
+  writeMerged(rejects: Reject[], prior: PriorReject[]): void {
     this.count += rejects.length;
-    if (rejects.length === 0 || this.path === undefined) return;
+    if ((rejects.length === 0 && prior.length === 0) || this.path === undefined) return;
     this.fd ??= openSync(this.path, "w");
-    const text = rejects.map((r) => `${JSON.stringify(r)}\n`).join("");
+    const lines: { line: number; text: string }[] = [...prior, ...rejects.map((r) => ({ line: r.line, text: JSON.stringify(r) }))];
+    if (prior.length > 0 && rejects.length > 0) lines.sort((a, b) => a.line - b.line);
+    const text = lines.map((l) => `${l.text}\n`).join("");
     const buf = Buffer.from(text);
     let done = 0;
     while (done < buf.length) done += writeSync(this.fd, buf, done);
     this.bytes += buf.length;
+  }
+
+  /**
+   * Puts the file written so far in place of `path` (a resume writes beside the file it
+   * rewrites), and goes on writing there; with nothing written, `path` is removed.
+   */
+  moveTo(path: string): void {
+    if (this.where === undefined) return;
+    if (existsSync(this.where)) renameSync(this.where, path);
+    else if (existsSync(path)) unlinkSync(path);
+    this.where = path;
   }
 
   close(): void {

@@ -2,15 +2,19 @@ import type { Context } from "../../contract/schemas/index.js";
 import type { Column, Output } from "../output.js";
 import { statusStyle } from "./models.js";
 
-/** Columns of the context list. */
+/**
+ * Columns of the context list, as kubectl shows pods: the name first, as people name
+ * contexts, and no id, which would take half of an 80-column terminal; `-o wide` adds the
+ * id (and metadata) whole, `-o json` and `-o name` print ids too.
+ */
 export function contextColumns(out: Output): Column<Context>[] {
   return [
-    { header: "CONTEXT ID", get: (c) => c.contextId },
     { header: "NAME", get: (c) => c.name ?? "" },
     { header: "TYPE", get: (c) => c.type ?? "" },
     { header: "STATUS", get: (c) => c.status, style: statusStyle(out) },
     { header: "FRESHNESS", get: (c) => c.freshness, style: statusStyle(out) },
     { header: "UPDATED", get: (c) => c.updatedAt },
+    { header: "CONTEXT ID", get: (c) => c.contextId, wide: true },
     { header: "METADATA", get: (c) => (Object.keys(c.metadata).length > 0 ? c.metadata : ""), wide: true },
   ];
 }

@@ -12,6 +12,8 @@ export interface RuleSource {
   expression: unknown;
   /** The body's `name`, when the document is a rule body that has one. */
   name?: string;
+  /** The body's `contextTypes`, when it has them: the contexts the rule applies to. */
+  contextTypes?: string[];
 }
 
 /**
@@ -23,14 +25,17 @@ export async function readDocument(io: CliIO | undefined, file: string): Promise
 }
 
 /** True when a parsed document is a rule body rather than a bare expression. */
-export function isRuleBody(doc: unknown): doc is { expression: unknown; name?: unknown } {
+export function isRuleBody(doc: unknown): doc is { expression: unknown; name?: unknown; contextTypes?: unknown } {
   return typeof doc === "object" && doc !== null && !Array.isArray(doc) && Object.prototype.hasOwnProperty.call(doc, "expression");
 }
 
 /** The rule a parsed document holds (see the module comment). */
 export function ruleFromDocument(doc: unknown): RuleSource {
   if (!isRuleBody(doc)) return { expression: doc };
-  return typeof doc.name === "string" ? { expression: doc.expression, name: doc.name } : { expression: doc.expression };
+  const rule: RuleSource = { expression: doc.expression };
+  if (typeof doc.name === "string") rule.name = doc.name;
+  if (Array.isArray(doc.contextTypes) && doc.contextTypes.every((t) => typeof t === "string")) rule.contextTypes = doc.contextTypes as string[];
+  return rule;
 }
 
 /** Reads a rule document. */

@@ -7,6 +7,7 @@ import { StampedCache } from "../store/stamped-cache.js";
 import { createTokenRepo, type TokenRow } from "../store/token-repo.js";
 import { parseScope } from "./scopes.js";
 import { generateToken, hashToken, looksLikeToken } from "./token-secret.js";
+import { checkWorkspaceName } from "../../contract/workspace.js";
 
 /** What `tokens create` asks for. */
 export interface IssueTokenOptions {
@@ -41,8 +42,6 @@ export interface Principal {
   scopes: string[];
 }
 
-const WORKSPACE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-
 const info = (r: TokenRow): TokenInfo => ({
   tokenId: r.id,
   name: r.name,
@@ -55,9 +54,7 @@ const info = (r: TokenRow): TokenInfo => ({
 
 /** Issues a token for a workspace (created if new); stores only the token's SHA-256. */
 export async function issueToken(store: Store, options: IssueTokenOptions): Promise<IssuedToken> {
-  if (!WORKSPACE.test(options.workspace)) {
-    throw errors.usage(`workspace "${options.workspace}" must be 1-64 letters, digits, '_', '.' or '-'`);
-  }
+  checkWorkspaceName(options.workspace);
   if (options.scopes.length === 0) throw errors.usage("a token needs a scope: read, write or admin");
   const scopes = [...new Set(options.scopes.map(parseScope))];
   const token = generateToken();

@@ -6,6 +6,7 @@ import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
 import type { EngineContext, Scope } from "../engine-context.js";
 import type { ContextRow } from "../store/context-repo.js";
+import { firstMoves } from "../../contract/lifecycle.js";
 import { assertTransition, parseTargetStatus } from "../transitions.js";
 import { toApiContext, toSummary } from "./context-view.js";
 
@@ -100,7 +101,7 @@ export function createContextService(ctx: EngineContext) {
       await ctx.tx(async (s) => {
         const row = await requireContext(s, contextId, true);
         if (row.status !== "archived") {
-          throw errors.conflict("context_not_archived", `context ${row.id} is ${row.status}; archive it before deleting`);
+          throw errors.conflict("context_not_archived", `context ${row.id} is ${row.status}: ${firstMoves("context", row.status, "archived", "deleting it")}`);
         }
         await s.contexts.update(row.id, { deletedAt: nowIso() });
       });

@@ -11,10 +11,18 @@ export interface CheckedEvidence {
   problems: ProblemDetail[];
 }
 
-const byNameCache = new WeakMap<StoredModel, Map<string, StoredModel["fields"][number]>>();
+/**
+ * What checking evidence reads of a model: its name, identity (fieldIds) and fields. The
+ * CLI's dry run builds one from an API model, so it checks lines exactly as ingest does.
+ */
+export type EvidenceModel = Pick<StoredModel, "name" | "identity"> & { fields: Pick<StoredModel["fields"][number], "id" | "name" | "type" | "validation" | "computed">[] };
+
+type EvidenceField = EvidenceModel["fields"][number];
+
+const byNameCache = new WeakMap<EvidenceModel, Map<string, EvidenceField>>();
 
 /** A model's fields by name, built once per parsed model (a cached model is immutable). */
-function fieldsByName(model: StoredModel): Map<string, StoredModel["fields"][number]> {
+function fieldsByName(model: EvidenceModel): Map<string, EvidenceField> {
   let map = byNameCache.get(model);
   if (!map) byNameCache.set(model, (map = new Map(model.fields.map((f) => [f.name, f]))));
   return map;
@@ -25,7 +33,7 @@ function fieldsByName(model: StoredModel): Map<string, StoredModel["fields"][num
  * contributions), types and validation rules, confidences in 0..1 for fields present.
  * Translates names to fieldIds so later renames cannot break the evidence.
  */
-export function checkEvidence(model: StoredModel, data: Record<string, unknown>, confidences: Record<string, number> | undefined): CheckedEvidence {
+export function checkEvidence(model: EvidenceModel, data: Record<string, unknown>, confidences: Record<string, number> | undefined): CheckedEvidence {
   const problems: ProblemDetail[] = [];
   const byName = fieldsByName(model);
   const out: Record<string, unknown> = {};
@@ -65,7 +73,7 @@ export function checkEvidence(model: StoredModel, data: Record<string, unknown>,
  * The identity key of evidence: the canonical JSON array of the identity values in
  * identity order ("[]" for a singleton model). Undefined when a value is missing.
  */
-export function identityKeyOf(model: StoredModel, dataByFieldId: Record<string, unknown>): string | undefined {
+export function identityKeyOf(model: EvidenceModel, dataByFieldId: Record<string, unknown>): string | undefined {
   const values: unknown[] = [];
   for (const fieldId of model.identity) {
     const v = dataByFieldId[fieldId];
@@ -76,6 +84,6 @@ export function identityKeyOf(model: StoredModel, dataByFieldId: Record<string, 
 }
 
 /** Field names of a model's identity fields that are missing from evidence. */
-export function missingIdentity(model: StoredModel, dataByFieldId: Record<string, unknown>): string[] {
+export function missingIdentity(model: EvidenceModel, dataByFieldId: Record<string, unknown>): string[] {
   return model.identity.filter((id) => dataByFieldId[id] === undefined || dataByFieldId[id] === null).map((id) => model.fields.find((f) => f.id === id)?.name ?? id);
 }

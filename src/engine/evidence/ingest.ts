@@ -11,6 +11,7 @@ import { identityMapKey, sourceMapKey, type ContributionInsert, type IngestStore
 import { encodeConfidences, encodeValues } from "../store/field-values-codec.js";
 import { checkEvidence, identityKeyOf, missingIdentity } from "./evidence-data.js";
 import { apiContribution } from "./contribution-view.js";
+import { contextNotActive, invalidContribution, missingIdentityProblem, modelNotActive } from "./evidence-problems.js";
 import type { ModelCache } from "./model-cache.js";
 import type { ReplayRepo } from "../store/replay-repo.js";
 
@@ -26,12 +27,8 @@ export interface IngestDeps {
 
 /** Checks that evidence may be written into this model and context (the 409s of docs/resources.md). */
 export function assertWritable(model: StoredModel, context: { id: string; status: string }): void {
-  if (model.status !== "active") {
-    throw errors.conflict("model_not_active", `model ${model.name} is ${model.status}; evidence is accepted only by active models`);
-  }
-  if (context.status !== "active") {
-    throw errors.conflict("context_not_active", `context ${context.id} is ${context.status}; reopen it to add evidence`);
-  }
+  if (model.status !== "active") throw modelNotActive(model);
+  if (context.status !== "active") throw contextNotActive(context, "adding evidence");
 }
 
 /** The accepted contribution of one source to one record, as the writer knows it. */
@@ -151,10 +148,10 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
         checked.problems.push({ path: "data", message: "identity values differ from the bound record's identity" });
       }
     } else if (key === undefined) {
-      checked.problems.push({ path: "data", message: `missing identity: ${missingIdentity(model, checked.data).join(", ")} (or give recordId)` });
+      checked.problems.push(missingIdentityProblem(missingIdentity(model, checked.data)));
     }
     if (checked.problems.length > 0) {
-      throw errors.validation(`contribution is invalid: ${checked.problems[0].path}: ${checked.problems[0].message}`, checked.problems);
+      throw invalidContribution(checked.problems);
     }
     return { input, model, context, data: checked.data, confidences: checked.confidences, confidencesByName: checked.confidencesByName, recordId, key };
   };

@@ -10,6 +10,7 @@ import type { WriteOptions } from "../../contract/service.js";
 import { bulkItems, runBulk } from "./bulk.js";
 import { ingestOne, type IngestDeps } from "./ingest.js";
 import { lineageOf, toApiRecord } from "./record-view.js";
+import { contextNotActive } from "./evidence-problems.js";
 
 /** The sourceId under which record updates are stored (one manual source per record). */
 export const MANUAL_SOURCE_ID = "manual-update";
@@ -45,7 +46,7 @@ export function createRecordService(ctx: EngineContext, deps: IngestDeps) {
     const row = await requireRecord(s, recordId);
     const context = await requireContext(s, row.contextId, true);
     if (context.status !== "active") {
-      throw errors.conflict("context_not_active", `context ${context.id} is ${context.status}; reopen it to change its records`);
+      throw contextNotActive(context, "changing its records");
     }
     // Records of archived models may still be deleted: otherwise such a model could never
     // meet its own delete precondition (no active records).

@@ -5,6 +5,7 @@ import { ModelCreate, ModelPatch, type Model, type ModelList } from "../../contr
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
 import type { EngineContext, Scope } from "../engine-context.js";
+import { firstMoves } from "../../contract/lifecycle.js";
 import { assertTransition, parseTargetStatus } from "../transitions.js";
 import { compileModel } from "./model-compile.js";
 import { checkModelDefinition } from "./model-definition.js";
@@ -173,7 +174,7 @@ export function createModelService(ctx: EngineContext) {
       await ctx.tx(async (s) => {
         const model = await requireModel(s, modelId, true);
         if (model.status !== "archived") {
-          throw errors.conflict("model_not_archived", `model ${model.name} is ${model.status}; archive it before deleting`);
+          throw errors.conflict("model_not_archived", `model ${model.name} is ${model.status}: ${firstMoves("model", model.status, "archived", "deleting it")}`);
         }
         const n = await s.models.countLiveRecords(model.id);
         if (n > 0) {

@@ -127,6 +127,7 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
       const only = opts.contextIds?.map((id) => id.toLowerCase());
       const resolved = new Set<string>();
       let passes = 0;
+      const total = only?.length;
       // SQLite only: on PostgreSQL a group would hold its contexts' row locks against other nodes.
       const group = groupedCommits(options.groupPasses && store.kind === "sqlite" ? store : undefined);
       try {
@@ -136,7 +137,10 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
           if (claim) {
             passes++;
             const freshness = await pass(claim);
-            if (freshness === "resolved") resolved.add(claim.contextId);
+            if (freshness === "resolved") {
+              resolved.add(claim.contextId);
+              opts.onProgress?.({ resolved: resolved.size, ...(total !== undefined ? { total } : {}) });
+            }
             await group.due();
             if (Date.now() > deadline) break;
             continue;

@@ -2,6 +2,7 @@ import { errors } from "../../contract/errors.js";
 import type { DdsRecord, RelationshipLink } from "../../contract/schemas/index.js";
 import type { IngestDeps } from "../evidence/ingest.js";
 import { toApiRecord } from "../evidence/record-view.js";
+import { contextNotActive } from "../evidence/evidence-problems.js";
 import { requireRecord } from "../evidence/record-service.js";
 import { requireContext } from "../contexts/context-service.js";
 import type { EngineContext, Scope } from "../engine-context.js";
@@ -47,7 +48,7 @@ export function createRelationshipService(ctx: EngineContext, deps: IngestDeps) 
         const record = await source(s, recordId, relationshipName);
         const context = await requireContext(s, record.contextId, true);
         if (context.status !== "active") {
-          throw errors.conflict("context_not_active", `context ${context.id} is ${context.status}; reopen it to change its links`);
+          throw contextNotActive(context, "changing its links");
         }
         const target = await s.evidence.getRecord(String(targetRecordId));
         const removed =

@@ -69,14 +69,14 @@ describe("tables", () => {
   });
 
   it("on a terminal, tables are borderless and fit its width; -o wide shows every cell whole", async () => {
-    const r = await ddsctl(box, ["contexts", "list", "--filter", `name=${ctxName}`], { stdoutTTY: { columns: 70 } });
+    const r = await ddsctl(box, ["contexts", "list", "--filter", `name=${ctxName}`], { stdoutTTY: { columns: 50 } });
     expect(r.exitCode, r.stderr).toBe(0);
     const lines = r.stdout.split("\n").filter(Boolean);
     expect(lines.length).toBe(2);
-    for (const l of lines) expect(l.length).toBeLessThanOrEqual(70);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(50);
     expect(r.stdout).not.toMatch(/[│┌─┼]/);
     expect(r.stdout).toContain("…");
-    const wide = await ddsctl(box, ["contexts", "list", "--filter", `name=${ctxName}`, "-o", "wide"], { stdoutTTY: { columns: 70 } });
+    const wide = await ddsctl(box, ["contexts", "list", "--filter", `name=${ctxName}`, "-o", "wide"], { stdoutTTY: { columns: 50 } });
     expect(wide.stdout).not.toContain("…");
     expect(wide.stdout).toContain("long long long");
   });

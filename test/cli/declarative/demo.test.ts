@@ -25,6 +25,15 @@ describe("demo", () => {
     expect(r.stdout).toMatch(/^FAIL$/m);
     expect(r.stderr).toMatch(/fixtures\/mortgage: 44 created/);
     expect(r.stderr).toMatch(/next steps/);
+    // Next steps in the words a user types: names and relative paths, no ids.
+    const steps = r.stderr.slice(r.stderr.indexOf("next steps"));
+    expect(steps).toContain("ddsctl trace haddad-purchase max-debt-to-income");
+    expect(steps).toContain("ddsctl records list --context haddad-purchase -o name");
+    expect(steps).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/);
+    expect(steps).not.toMatch(/(^|\s)\//m);
+    // Each works as printed.
+    const traced = await expectExit(box, ["trace", "haddad-purchase", "max-debt-to-income"], 0);
+    expect(traced.stdout).toMatch(/^context: +haddad-purchase \(/m);
   });
 
   it("is idempotent: a second run applies nothing and shows the same numbers (--json)", async () => {

@@ -59,7 +59,7 @@ describe("init and profiles", () => {
     expect(await names([], { DDS_DB: join(box.dir, "one", "dds.db"), DDS_PROFILE: "two" })).toEqual(["in-one"]);
     expect(await names(["--local", join(box.dir, "two.db"), "--profile", "default"], NO_DB)).toEqual([]);
     const banner = await expectExit(box, ["contexts", "list"], 0, { env: { ...NO_DB, DDS_PROFILE: "two" } });
-    expect(banner.stderr).toMatch(/^local .*two\.db$/m);
+    expect(banner.stderr).toMatch(/^local .*two\.db \(workspace default\)$/m);
     await expectExit(box, ["contexts", "list"], 2, { env: { ...NO_DB, DDS_PROFILE: "ghost" } });
   });
 
@@ -67,7 +67,7 @@ describe("init and profiles", () => {
     await expectExit(box, ["profiles", "remove", "default"], 0);
     expect(readConfig().current).toBeUndefined();
     const r = await expectExit(box, ["contexts", "list"], 0, { env: NO_DB });
-    expect(r.stderr).toMatch(/^local \.dds\/dds\.db$/m);
+    expect(r.stderr).toMatch(/^local \.dds\/dds\.db \(workspace default\)$/m);
   });
 });
 

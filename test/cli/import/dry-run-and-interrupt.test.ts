@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ddsctl, sandbox, type Sandbox } from "../../helpers/cli.js";
-import { contribution, setupModels, writeLines, type Summary } from "./support.js";
+import { contribution, readRejects, setupModels, writeLines, type Summary } from "./support.js";
 
 let box: Sandbox;
 beforeAll(async () => {
@@ -36,6 +36,17 @@ describe("import --dry-run runs every check the real import runs that needs no w
     expect(real.json() as Summary).toMatchObject({ lines: 7, created: 1, failed: 6 });
     const rejected = readFileSync(`${file}.rejects.ndjson`, "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { line: number }).line);
     expect(rejected).toEqual([2, 3, 4, 5, 6, 7]);
+  });
+
+  it("words every refusal as the real import does: one message per problem, whichever run finds it", async () => {
+    const file = writeLines(box, "dry-words.ndjson", lines);
+    const dryRejects = join(box.dir, "dry-words.dry.ndjson");
+    expect((await ddsctl(box, ["import", "contributions", file, "--dry-run", "--create-contexts", "--rejects", dryRejects])).exitCode).toBe(3);
+    expect((await ddsctl(box, ["import", "contributions", file, "--create-contexts", "--no-wait"])).exitCode).toBe(3);
+    const errorsOf = (path: string) => readRejects(path).map((r) => ({ line: r.line, detail: r.error.detail, errors: r.error.errors }));
+    const dry = errorsOf(dryRejects);
+    expect(dry).toEqual(errorsOf(`${file}.rejects.ndjson`));
+    expect(dry.find((r) => r.line === 5)?.detail).toBe("contribution is invalid: data: missing identity: applicantId (or give recordId)");
   });
 });
 

@@ -47,12 +47,12 @@ describe("export", () => {
   let lines: Line[];
   it("writes models (targets first), rules, then per context its Context, Contributions, Records and Evaluations", async () => {
     const out = join(source.dir, "case.export.ndjson");
-    const r = await ddsctl(source, ["export", ...ids, "-o", out, "--json"]);
+    const r = await ddsctl(source, ["export", ...ids, "--output-file", out, "--json"]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.json()).toMatchObject({ file: out, models: 3, rules: 3, contexts: 2, contributions: 14, omitted: 1 });
     const text = readFileSync(out, "utf8");
     lines = text.trim().split("\n").map((l) => JSON.parse(l) as Line);
-    // Without -o the same lines go to stdout.
+    // Without --output-file the same lines go to stdout.
     expect((await ddsctl(source, ["export", ...ids])).stdout).toBe(text);
 
     const kinds = lines.map((l) => l.kind).join(" ").replace(/(\w+)( \1)+/g, "$1*");

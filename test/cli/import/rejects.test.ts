@@ -101,6 +101,50 @@ describe("import --max-errors", () => {
   });
 });
 
+describe("import --max-errors, then fixing the lines in place and --resume", () => {
+  it("sends the fixed lines as they read now and continues after the checkpoint; nothing stored is sent again; an edited stored line is reported", async () => {
+    // Lines 101-105 are not JSON (refused here), 106-110 below the minimum (refused by the service).
+    const bad = (i: number) => (i < 105 ? `bad ${i + 1}` : loan(5, `s${i}`));
+    const lines = Array.from({ length: 300 }, (_, i) => (i >= 100 && i < 110 ? bad(i) : loan(100_000 + i, `s${i}`)));
+    const file = writeLines(box, "fix.ndjson", lines);
+    const r = await ddsctl(box, ["import", "contributions", file, "--max-errors", "5", "--json", "--no-wait"]);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.json<Summary>()).toMatchObject({ lines: 200, created: 190, failed: 10, complete: false });
+    expect(r.stderr).toMatch(/stopped after line 200: .*fix them in place and rerun with --resume/);
+
+    // Fix all but line 110 in place, as the message says, and resume.
+    const fixed = lines.map((l, i) => (i >= 100 && i < 109 ? loan(100_000 + i, `s${i}`) : l));
+    writeLines(box, "fix.ndjson", fixed);
+    const resumed = await ddsctl(box, ["import", "contributions", file, "--resume", "--json", "--no-wait"]);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.json<Summary>()).toMatchObject({ lines: 300, created: 109, replayed: 0, superseded: 0, failed: 0, changed: 0, skipped: 191, complete: true });
+    // The rejects file now holds only the line left as it was.
+    expect(readRejects(`${file}.rejects.ndjson`).map((x) => [x.line, x.input])).toEqual([[110, fixed[109]]]);
+    const contributions = async () => (await ddsctl(box, ["contributions", "list", "--limit", "500", "--json"])).json().data as { status: string }[];
+    expect((await contributions()).filter((c) => c.status === "accepted")).toHaveLength(299);
+
+    // Line 110 fixed too: only it is sent; then the rejects file is gone.
+    fixed[109] = loan(100_109, "s109");
+    writeLines(box, "fix.ndjson", fixed);
+    const last = await ddsctl(box, ["import", "contributions", file, "--resume", "--json", "--no-wait"]);
+    expect(last.json<Summary>()).toMatchObject({ lines: 300, created: 1, skipped: 299, failed: 0, rejects: null });
+    expect(existsSync(`${file}.rejects.ndjson`)).toBe(false);
+    // Run again: nothing is sent twice.
+    expect((await ddsctl(box, ["import", "contributions", file, "--resume", "--json", "--no-wait"])).json<Summary>()).toMatchObject({ created: 0, skipped: 300 });
+
+    // A line stored before and edited since is reported (exit 3), never sent a second time.
+    fixed[49] = loan(999_999, "s49");
+    writeLines(box, "fix.ndjson", fixed);
+    const edited = await ddsctl(box, ["import", "contributions", file, "--resume", "--json", "--no-wait"]);
+    expect(edited.exitCode).toBe(3);
+    expect(edited.json<Summary>()).toMatchObject({ created: 0, changed: 1, skipped: 299 });
+    expect(edited.stderr).toMatch(/1 line\(s\) imported before have been edited since \(line 50\): not sent again/);
+    const all = await contributions();
+    expect(all).toHaveLength(300);
+    expect(all.filter((c) => c.status === "superseded")).toHaveLength(0);
+  });
+});
+
 describe("import --dry-run", () => {
   it("checks every line locally and writes nothing: no contribution, no context, no rejects or checkpoint file", async () => {
     const lines = [

@@ -2,6 +2,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandbox, type Sandbox } from "../../helpers/cli.js";
 import { cli, cliJson, contribute, createModels, createRules, fixture, item, seedCase } from "./setup.js";
+import { runImpact } from "../../../src/cli/workbench/rules-eval/impact.js";
+import { createHttpClient } from "../../../src/client/index.js";
+import type { DdsService } from "../../../src/contract/service.js";
+import { openLocalEngine } from "../../../src/engine/local-engine.js";
 
 let box: Sandbox;
 let contextId: string;
@@ -99,4 +103,36 @@ describe("ddsctl rules eval --all-contexts --against: the impact of a change", (
     expect(report).toMatchObject({ contexts: 5, passed: 1, failed: 4 });
     expect(report.against).toMatchObject({ failToPass: 0, passToFail: 1, unchanged: 4 });
   });
+
+  it("counts only the cases the rule applies to (its context types), as the studio's impact does", async () => {
+    const draft = { name: "odd-cap", category: "eligibility", severity: "low", contextTypes: ["odd"], expression: { "<=": [{ var: "Loan.amount" }, 70000] } };
+    const report = await cliJson(impact, ["rules", "eval", "-", "--all-contexts"], JSON.stringify(draft));
+    // Odd contexts: 10000, 30000, …, 90000; the draft passes up to 70000.
+    expect(report).toMatchObject({ appliesTo: ["odd"], contexts: 5, passed: 4, failed: 1 });
+    expect(report.results.every((r: { type: string }) => r.type === "odd")).toBe(true);
+    const text = await cli(impact, ["rules", "eval", "-", "--all-contexts"], JSON.stringify(draft));
+    expect(text.stdout).toContain("odd-cap over 5 context(s) of type odd (the rule's context types): 4 pass, 1 fail\n");
+
+    // A bare expression compared with a saved rule takes that rule's context types.
+    await cliJson(impact, ["rules", "create", "--name", "even-cap", "--category", "eligibility", "--severity", "low", "--context-types", "even", "--expression", '{"<=":[{"var":"Loan.amount"},50000]}']);
+    const against = await cliJson(impact, ["rules", "eval", "-", "--all-contexts", "--against", "even-cap"], JSON.stringify({ "<=": [{ var: "Loan.amount" }, 70000] }));
+    expect(against).toMatchObject({ appliesTo: ["even"], contexts: 5, passed: 3, failed: 2 });
+    expect(against.against).toMatchObject({ failToPass: 1, passToFail: 0, unknown: 0 });
+
+    // The studio's impact panel runs the same code on the same draft: the same counts.
+    const service = await serviceOf(impact);
+    try {
+      const page = await runImpact(service, { expression: draft.expression, contextTypes: draft.contextTypes }, {});
+      expect({ appliesTo: page.appliesTo, contexts: page.contexts, passed: page.passed, failed: page.failed }).toEqual({ appliesTo: ["odd"], contexts: 5, passed: 4, failed: 1 });
+    } finally {
+      await service.close();
+    }
+  });
 });
+
+/** The service the sandbox's commands reach: its database, or its remote workspace over HTTP. */
+async function serviceOf(b: Sandbox): Promise<DdsService> {
+  if (b.mode === "remote") return createHttpClient({ baseUrl: b.env.DDS_BASE_URL, token: b.env.DDS_API_TOKEN });
+  return openLocalEngine({ db: b.db });
+}
+

@@ -67,6 +67,14 @@ describe("ddsctl trace diff", () => {
     expect(d.inputs[0].previousSources[0].recordId).not.toBe(d.inputs[0].sources[0].recordId);
   });
 
+  it("the header names the contexts and the rule as the user named them, with their ids", async () => {
+    const ruleId = (await cliJson(box, ["rules", "get", "dti-limit"])).ruleId;
+    const text = (await cli(box, ["trace", "diff", "case-1", "dti-limit", "--against-context", "case-2"])).stdout;
+    expect(text.split("\n").slice(0, 3)).toEqual([`context: case-1 (${contextId})`, `rule:    dti-limit (${ruleId})`, `against: context case-2 (${otherId})`]);
+    // Given as ids, they are shown as ids.
+    expect((await cli(box, ["trace", "diff", contextId, ruleId, "--since", before])).stdout.split("\n")[0]).toBe(`context: ${contextId}`);
+  });
+
   it("an unchanged rule: no change", async () => {
     const d = await cliJson(box, ["trace", "diff", contextId, "credit-floor", "--since", before]);
     expect(d).toMatchObject({ outcome: { old: false, new: false }, changes: [], inputs: [] });

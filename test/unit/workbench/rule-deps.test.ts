@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Model, Rule } from "../../../src/contract/schemas/index.js";
-import { mapRulePath, readersOf, ruleReads } from "../../../src/cli/workbench/rules-eval/rule-deps.js";
+import { mapRulePath, readersOf, ruleDependencies, ruleReads } from "../../../src/cli/workbench/rules-eval/rule-deps.js";
 
 const T = "2026-01-01T00:00:00.000Z";
 const model = (name: string, fields: [string, unknown?][], relationships: Model["relationships"] = [], identity: string[] = []): Model => ({
@@ -61,5 +61,27 @@ describe("rules deps", () => {
       { kind: "rule", name: "dti-limit", ruleId: "r-dti-limit", path: "Loan.dti", via: ["Applicant.annualIncome", "Loan.dti"] },
     ]);
     expect(readersOf(MODELS, RULES, "Applicant.creditScore")).toEqual([]);
+  });
+});
+
+describe("ruleDependencies", () => {
+  it("walks through computed fields down to stored ones, and agrees with readersOf both ways", () => {
+    const rules = [rule("dti", { "<": [{ var: "Loan.dti" }, 0.43] }), rule("score", { ">": [{ var: "Applicant.creditScore" }, 600] })];
+    const deps = ruleDependencies(MODELS, rules[0]);
+    expect(deps.map((d) => [d.reads, d.kind, d.through])).toEqual([
+      ["Loan.dti", "computed", []],
+      ["Loan.monthlyDebt", "field", ["Loan.dti"]],
+      ["Applicant.annualIncome", "computed", ["Loan.dti"]],
+      ["Employment.monthlyIncome", "field", ["Loan.dti", "Applicant.annualIncome"]],
+    ]);
+    const stored = MODELS.flatMap((m) => m.fields.filter((f) => !f.computed).map((f) => `${m.name}.${f.name}`));
+    for (const field of stored) {
+      const byReaders = readersOf(MODELS, rules, field)
+        .filter((r) => r.kind === "rule")
+        .map((r) => r.name)
+        .sort();
+      const byDeps = rules.filter((r) => ruleDependencies(MODELS, r).some((d) => d.reads === field)).map((r) => r.name).sort();
+      expect(byDeps, field).toEqual(byReaders);
+    }
   });
 });

@@ -1,21 +1,15 @@
 /** Impact: the draft over every case the rule applies to, and the cases that would flip. */
 import { runImpact } from "../../../src/cli/workbench/rules-eval/impact.js";
-import type { ListQuery } from "../../../src/contract/list-query.js";
 import type { Rule } from "../../../src/contract/schemas/index.js";
 import { service } from "../api/service.js";
 import { ErrorNote, Loading, Outcome, Panel } from "../components/bits.js";
 import { href, Link } from "../router.js";
 import { useAsync } from "../util/use-async.js";
 
-/** The cases a rule with these context types is evaluated in. */
-export function applicableCases(contextTypes: string[]): ListQuery {
-  return contextTypes.length ? { filters: [{ field: "type", op: "in", value: contextTypes.join(",") }] } : {};
-}
-
 /** The impact panel of the rule view; `version` is the saved rule's (a save recomputes it). */
 export function RuleImpact(props: { rule: Rule; expression: unknown; contextTypes: string[]; version: string }) {
   const key = JSON.stringify([props.expression, props.contextTypes, props.version]);
-  const impact = useAsync(() => runImpact(service, props.expression, applicableCases(props.contextTypes), props.rule), [key]);
+  const impact = useAsync(() => runImpact(service, { expression: props.expression, contextTypes: props.contextTypes }, {}, props.rule), [key]);
   const r = impact.data;
   const flips = r?.results.filter((x) => x.flip) ?? [];
   return (

@@ -1,7 +1,7 @@
 import { errors, ExitCode, isDdsError } from "../../../contract/errors.js";
 import { readStdin } from "../../body.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs, waitArgs } from "../../core/shared-args.js";
+import { reportArgs, waitArgs } from "../../core/shared-args.js";
 import { drainPipeline } from "../../common/drain.js";
 
 /** `ddsctl apply -f <file|dir>`: declarative create-or-update by name. */
@@ -19,7 +19,7 @@ export default defineCommand({
     dryRun: { type: "boolean", description: "print the plan (created/updated/unchanged per document) without writing" },
     diff: { type: "boolean", description: "print what would change and exit 0 (no changes), 1 (changes) or 2 (error), like kubectl diff" },
     ...waitArgs,
-    ...outputArgs,
+    ...reportArgs,
   },
   writes: true,
   readOnlyWhen: (args) => args.dryRun || args.diff,

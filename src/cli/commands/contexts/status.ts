@@ -3,6 +3,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refs } from "../../core/shared-args.js";
 import { resolveRef } from "../../names/resolve-ref.js";
 import { renderContext } from "../../render/contexts.js";
+import { moveNeed, withStatusCommands } from "../../common/lifecycle-hints.js";
 
 /** `ddsctl contexts status <context> <status>`. */
 export default defineCommand({
@@ -13,6 +14,8 @@ export default defineCommand({
   writes: true,
   async handler(args, ctx) {
     const service = await ctx.service();
-    renderContext(ctx.out, await service.setContextStatus(await resolveRef(service, "context", args.context), args.status));
+    const id = await resolveRef(service, "context", args.context);
+    const need = moveNeed("context", args.context, args.status, async () => (await service.getContext(id)).status);
+    renderContext(ctx.out, await withStatusCommands(need, () => service.setContextStatus(id, args.status)));
   },
 });

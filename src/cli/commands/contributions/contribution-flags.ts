@@ -4,7 +4,7 @@ import type { DdsService } from "../../../contract/service.js";
 import { fieldTypes, parsePairs } from "../../body.js";
 import type { StringArg, StringsArg } from "../../core/args.js";
 import { refFlags } from "../../core/shared-args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { idRef, resolveRef } from "../../names/resolve-ref.js";
 
 /** The friendly flags of `contributions add`, beside `-f`. */
 export const contributionArgs = {
@@ -44,7 +44,7 @@ export async function contributionFlagValues(service: DdsService, flags: Contrib
     modelId,
     sourceId: flags.sourceId,
     sourceType: flags.sourceType,
-    recordId: flags.record,
+    recordId: flags.record === undefined ? undefined : idRef("record", flags.record),
     observedAt: flags.observedAt,
     data: parsePairs(flags.data, "--data", types),
     fieldConfidences: confidences,

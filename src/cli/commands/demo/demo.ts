@@ -1,15 +1,16 @@
 import { existsSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { isPostgresUrl } from "../../../engine/store/location.js";
 import { errors, ExitCode } from "../../../contract/errors.js";
 import { isInteractive } from "../../core/context.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs, yesArgs } from "../../core/shared-args.js";
+import { reportArgs, yesArgs } from "../../core/shared-args.js";
 import type { Output } from "../../output.js";
 import { packageRoot } from "../../package-root.js";
 import { renderEvaluationTrace } from "../../workbench/trace/render-trace.js";
 import { waitForContexts } from "../wait/wait-contexts.js";
 import { buildDemoReport, type DemoReport } from "./demo-report.js";
+import { ddsctlCommand, shellWord } from "../../common/shell-quote.js";
 
 
 async function renderReport(out: Output, report: DemoReport): Promise<void> {
@@ -36,6 +37,23 @@ async function renderReport(out: Output, report: DemoReport): Promise<void> {
   await renderEvaluationTrace(out, report.trace);
 }
 
+/**
+ * What to try next, in words a user types: the cases by name (the one whose failure was
+ * shown), and the fixtures by a path relative to here, so each line can be pasted.
+ */
+function nextSteps(report: DemoReport, fixtures: string): [string, string][] {
+  const name = report.traceContext ?? "<context>";
+  const rule = report.trace?.rule.name ?? "<rule>";
+  return [
+    ["ddsctl contexts list --filter type=mortgage", "every case"],
+    [ddsctlCommand(["trace", name]), "every rule of that case"],
+    [ddsctlCommand(["trace", name, rule]), "why it fails, each input traced to its source"],
+    [ddsctlCommand(["records", "list", "--context", name, "-o", "name"]), "its resolved records, as record/<id>"],
+    ["ddsctl records explain record/<id> <field>", "which source won a field, and why"],
+    [`cp -r ${shellWord(fixtures)} my-cases && ddsctl apply -f my-cases --diff`, "the documents behind this demo: edit a copy, see what it would change"],
+  ];
+}
+
 /** `ddsctl demo`: the first command a new user runs. */
 export default defineCommand({
   command: "demo",
@@ -44,14 +62,16 @@ export default defineCommand({
   args: {
     fresh: { type: "boolean", description: "delete the local database file first (all its data) and start from an empty one (asks first; --yes without a terminal)" },
     ...yesArgs,
-    ...outputArgs,
+    ...reportArgs,
   },
   writes: true,
+  // The README's first command: it seeds the local database even after `ddsctl login`.
+  localByDefault: true,
   async handler(args, ctx) {
     const target = ctx.target();
     const { out } = ctx;
     const PACKAGE_ROOT = packageRoot();
-    const FIXTURES = join(PACKAGE_ROOT, "fixtures", "mortgage") + "/";
+    const FIXTURES = join(PACKAGE_ROOT, "fixtures", "mortgage");
     if (args.fresh) {
       if (target.mode !== "local") throw errors.usage(`--fresh deletes a local database file; the target is remote (${target.baseUrl})`);
       if (isPostgresUrl(target.db)) throw errors.usage("--fresh deletes a local SQLite file; drop the PostgreSQL database yourself to start over");
@@ -74,14 +94,7 @@ export default defineCommand({
     const report = await buildDemoReport(service, applied.contextIds);
     if (out.options.json) return out.json(report);
     await renderReport(out, report);
-    const id = report.contexts.find((c) => c.name === report.traceContext)?.contextId ?? "<contextId>";
-    const hints: [string, string][] = [
-      ["ddsctl contexts list --filter type=mortgage", "every case"],
-      [`ddsctl trace ${id}`, "every rule of that case"],
-      [`ddsctl records list --context ${id}`, "its resolved records"],
-      ["ddsctl records explain <recordId> <field>", "which source won a field, and why"],
-      [`ddsctl apply -f <a copy of ${FIXTURES}> --diff`, "the documents behind this demo: edit a copy, see what it would change"],
-    ];
+    const hints = nextSteps(report, relative(process.cwd(), FIXTURES) || ".");
     const width = Math.max(...hints.map(([c]) => c.length));
     out.info(`\n${out.c.bold("next steps")}`);
     for (const [command, why] of hints) out.info(`  ${command.padEnd(width)}  ${out.c.dim(why)}`);

@@ -3,6 +3,7 @@ import type { Context } from "../../../contract/schemas/index.js";
 import type { DdsService } from "../../../contract/service.js";
 import { defineCommand } from "../../core/define-command.js";
 import { refCache } from "../../names/resolve-ref.js";
+import { formatArgs, OUTPUT_FORMATS, type OutputFormat } from "../../core/shared-args.js";
 import { NdjsonSink } from "../../ndjson/ndjson-sink.js";
 import { everyItem, runExport, type ExportCounts } from "./export-run.js";
 
@@ -24,15 +25,20 @@ export default defineCommand({
   description: "export contexts as NDJSON: models, rules, contexts, contributions (re-importable), records and evaluations",
   examples: [
     "ddsctl export case-42 > case.ndjson",
-    "ddsctl export --all -o everything.ndjson",
-    "ddsctl --remote https://dds.example/v1 export <contextId> -o case.ndjson",
+    "ddsctl export --all --output-file everything.ndjson",
+    "ddsctl --remote https://dds.example/v1 export <contextId> -O case.ndjson -o json",
     "ddsctl --local replay.db import contributions case.ndjson --create-contexts   # its evidence, into another database",
   ],
   args: {
     contexts: { type: "strings", positional: true, placeholder: "context", complete: "context", description: "the contexts to export (names or ids)" },
     all: { type: "boolean", description: "export every context" },
-    // NDJSON is not a resource listing: here -o names the file, as in `curl -o`.
-    output: { type: "string", short: "o", placeholder: "file", complete: "file", description: "write to this file (written whole, then moved into place) instead of stdout" },
+    outputFile: { type: "string", short: "O", placeholder: "file", complete: "file", description: "write to this file (written whole, then moved into place) instead of stdout" },
+    // -o is the output format here too: the export itself is NDJSON, its counts JSON.
+    ...formatArgs(["json"], "json: print the counts of an export to --output-file as JSON", (value) =>
+      OUTPUT_FORMATS.includes(value as OutputFormat)
+        ? `export writes NDJSON: ${value} is not a format it prints.`
+        : `-o is the output format on every command: write the export to a file with --output-file ${value} (or -O ${value}).`,
+    ),
   },
   async handler(args, ctx) {
     const { all, contexts: ids } = args;
@@ -40,7 +46,7 @@ export default defineCommand({
     if (!all && ids.length === 0) throw errors.usage("name the contexts to export (ddsctl export <contextId...>) or pass --all");
     const service = await ctx.service();
     const contexts = await contextsToExport(service, ids, all);
-    const file = args.output;
+    const file = args.outputFile;
     const sink = file ? NdjsonSink.toFile(file) : NdjsonSink.toStream(ctx.out.resultStream());
     let counts: ExportCounts;
     try {
@@ -51,7 +57,7 @@ export default defineCommand({
       throw err;
     }
     const { out } = ctx;
-    // Without -o, stdout is the export itself: the counts go to stderr only.
+    // Without a file, stdout is the export itself: the counts go to stderr only.
     if (file && out.options.json) out.json({ file, lines: sink.lines, ...counts });
     const omitted = counts.omitted > 0 ? ` (${counts.omitted} contribution(s) of deleted records left out)` : "";
     out.info(

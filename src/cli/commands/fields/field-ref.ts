@@ -2,7 +2,7 @@ import { errors } from "../../../contract/errors.js";
 import type { DdsService } from "../../../contract/service.js";
 import { isUuid } from "../../../util/uuid-shape.js";
 import type { StringArg } from "../../core/args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { idRef, resolveRef } from "../../names/resolve-ref.js";
 
 /** A field addressed by fieldId (global path) or by model and name (scoped path). */
 export type FieldRef = { fieldId: string } | { modelId: string; name: string };
@@ -16,8 +16,9 @@ export const fieldRefArgs = {
 /** Reads `<fieldId>` or `<model> <field>`. */
 export async function fieldRef(service: DdsService, model: string, field: string | undefined): Promise<FieldRef> {
   if (field === undefined) {
-    if (!isUuid(model)) throw errors.usage(`give a fieldId, or a model and a field name (got "${model}")`);
-    return { fieldId: model };
+    const fieldId = idRef("field", model);
+    if (!isUuid(fieldId)) throw errors.usage(`give a fieldId, or a model and a field name (got "${model}")`);
+    return { fieldId };
   }
   return { modelId: await resolveRef(service, "model", model), name: field };
 }

@@ -38,11 +38,11 @@ export async function progressBar(out: Output): Promise<((total: number | undefi
     const bar = new cliProgress.SingleBar({ stream, format, fps: 8, etaBuffer: 40 }, cliProgress.Presets.shades_classic);
     bar.start(total ?? 1, 0, { lines: 0, rate: 0, failed: 0, left: "-" });
     return {
-      update(bytes: number, counts: ImportCounts) {
+      update(bytes: number, counts: ImportCounts, sent: number) {
         const seconds = Math.max((Date.now() - started) / 1000, 0.001);
         const eta = total !== undefined ? etaSeconds(total, bytes, seconds) : undefined;
         const left = eta !== undefined ? clock(eta) : "-";
-        const payload = { lines: counts.lines.toLocaleString("en-US"), rate: Math.round(counts.lines / seconds).toLocaleString("en-US"), failed: counts.failed, left };
+        const payload = { lines: counts.lines.toLocaleString("en-US"), rate: Math.round(sent / seconds).toLocaleString("en-US"), failed: counts.failed, left };
         bar.update(total !== undefined ? bytes : 0, payload);
       },
       stop() {

@@ -12,7 +12,7 @@ import type { Reject } from "../../ndjson/rejects.js";
 import { windows } from "../../ndjson/windows.js";
 import { KINDS, type ImportKind } from "./import-kinds.js";
 import { ImportLedger, type ImportCounts, type ImportProgress } from "./import-ledger.js";
-import { setUpImport, type ImportOptions } from "./import-setup.js";
+import { setUpImport, type ImportOptions, type ImportStart } from "./import-setup.js";
 import { WindowWork, prepareWindow } from "./window-work.js";
 
 export type { ImportCounts, ImportProgress };
@@ -34,6 +34,10 @@ export interface ImportResult {
   rejectsPath: string | undefined;
   /** The first few rejects, to show on the terminal. */
   firstRejects: Reject[];
+  /** The first few lines a resume found stored before and edited since. */
+  firstChanged: number[];
+  /** Lines read past the checkpoint, and how long since the first of them: the rate's terms. */
+  sent: { lines: number; seconds: number };
 }
 
 /**
@@ -85,9 +89,22 @@ async function send(service: DdsService, kind: ImportKind, batch: Batch): Promis
  */
 export async function runImport(service: DdsService, opts: ImportOptions, showProgress?: (totalBytes: number | undefined) => ImportProgress | undefined): Promise<ImportResult> {
   const started = performance.now();
-  const spec = KINDS[opts.kind];
   const start = await setUpImport(service, opts);
-  const { rejects, classifier, skipUntil, expected } = start;
+  try {
+    return await runFrom(service, opts, start, started, showProgress);
+  } finally {
+    // The plan holds the ledger it resumed; a fresh ledger is the run's own.
+    if (start.plan) start.plan.close();
+    else start.lineLedger?.close();
+  }
+}
+
+async function runFrom(service: DdsService, opts: ImportOptions, start: ImportStart, started: number, showProgress?: (totalBytes: number | undefined) => ImportProgress | undefined): Promise<ImportResult> {
+  const spec = KINDS[opts.kind];
+  const { rejects, classifier, skipUntil, expected, plan } = start;
+  const windowContext = { kind: opts.kind, classifier, maxLineBytes: opts.maxLineBytes, dryRun: opts.dryRun, plan, track: start.lineLedger !== undefined };
+  /** The last line read: with a plan, the input must still reach its checkpoint. */
+  let lastRead = 0;
   const progress = showProgress?.(start.size);
   const ledger = new ImportLedger(opts, start, rejects, progress, spec.contextOf !== undefined);
   // Locally, batches commit in groups; the checkpoint follows each group's commit.
@@ -164,10 +181,12 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
   let reachedEnd = true;
   try {
     for await (const win of windows(splitLines(source, { maxLineBytes: opts.maxLineBytes }))) {
-      if (win.first <= skipUntil && win.last > skipUntil) {
+      lastRead = win.last;
+      // Without a plan the lines the checkpoint covers must be those it recorded: skipped whole.
+      if (!plan && win.first <= skipUntil && win.last > skipUntil) {
         throw errors.usage(`checkpoint ${opts.checkpoint} does not end on a batch boundary; delete it to import from the start`);
       }
-      if (win.last <= skipUntil) {
+      if (!plan && win.last <= skipUntil) {
         if (win.last === skipUntil && (win.digest.sha256 !== expected?.sha256 || win.digest.bytes !== expected.bytes)) {
           throw errors.usage(`the input's first ${skipUntil} lines differ from those the checkpoint ${opts.checkpoint} recorded; delete it (or drop --resume) to import from the start`);
         }
@@ -177,7 +196,8 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
       // Later windows may finish while an earlier one is still in flight; they wait in the
       // queue to commit in order. Bounding the queue bounds memory behind a slow request.
       while (queue.length >= opts.concurrency * 2 && !halted()) await dispatcher.settled();
-      const work = await prepareWindow(win, opts.kind, classifier, opts.maxLineBytes, opts.dryRun);
+      const work = await prepareWindow(win, windowContext);
+      if (work.lineCount > work.resumeSkipped + work.changed.length) ledger.sendingSince ??= performance.now();
       queue.push(work);
       for (const batch of work.batches) {
         await dispatcher.slot(batch.orderKeys);
@@ -241,8 +261,15 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
     progress?.stop();
   }
   const interrupted = opts.signal?.aborted === true;
+  if (plan && reachedEnd && !failure && !interrupted && lastRead < plan.through) {
+    failure = {
+      error: errors.usage(`the input now ends at line ${lastRead}, before line ${plan.through} where checkpoint ${opts.checkpoint} ends: lines were removed; delete the checkpoint (or drop --resume) to import from the start`),
+      line: lastRead + 1,
+      doneThrough: 0,
+    };
+  }
   const complete = reachedEnd && !failure && !interrupted;
-  ledger.finish(complete);
+  ledger.finish(complete, !lost);
   if (failure) failure.doneThrough = ledger.durableThrough;
   return {
     counts: ledger.counts,
@@ -252,7 +279,9 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
     stoppedAt: ledger.overErrorLimit && !reachedEnd ? ledger.lastCommitted : undefined,
     failure,
     touched: ledger.touched,
-    rejectsPath: rejects.path,
+    rejectsPath: start.rejectsPath ?? rejects.path,
     firstRejects: ledger.firstRejects,
+    firstChanged: ledger.firstChanged,
+    sent: { lines: ledger.sent, seconds: ledger.sendingSince === undefined ? 0 : (performance.now() - ledger.sendingSince) / 1000 },
   };
 }

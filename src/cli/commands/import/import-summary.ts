@@ -9,12 +9,16 @@ import type { ImportResult } from "./import-run.js";
  * created, records updated or deleted); `replayed` those an earlier run of the same lines
  * had applied, answered from the service's idempotency store and applied nothing;
  * `superseded` the created contributions that superseded an earlier one from the same
- * source. lines = created + replayed + failed + skipped.
+ * source; `changed` the lines a resume found stored before and edited since, which it
+ * reports and does not send again. lines = created + replayed + failed + skipped + changed.
+ * `rate` counts the lines read past
+ * the checkpoint (a resume's skipped lines are no work), per second since the first of
+ * them; null when there were none.
  */
 export interface ImportSummary extends Omit<ImportCounts, "valid"> {
   seconds: number;
-  /** Lines per second. */
-  rate: number;
+  /** Lines per second past the checkpoint; null when none were read (a finished file resumed). */
+  rate: number | null;
   complete: boolean;
   rejects: string | null;
   /** Only on a dry run: lines that passed every local check. */
@@ -33,9 +37,10 @@ export function summaryOf(result: ImportResult, dryRun: boolean): ImportSummary 
     superseded: c.superseded,
     failed: c.failed,
     skipped: c.skipped,
+    changed: c.changed,
     batches: c.batches,
     seconds,
-    rate: Math.round(c.lines / Math.max(result.seconds, 0.001)),
+    rate: result.sent.lines > 0 ? Math.round(result.sent.lines / Math.max(result.sent.seconds, 0.001)) : null,
     complete: result.complete,
     rejects: c.failed > 0 && result.rejectsPath ? result.rejectsPath : null,
   };
@@ -55,15 +60,27 @@ export function renderSummary(out: Output, result: ImportResult, spec: KindSpec,
       if (spec.verb === "created") rows.push(["superseded", s.superseded]);
     }
     rows.push(["failed", s.failed > 0 ? out.c.red(String(s.failed)) : 0], ["skipped", s.skipped]);
+    if (s.changed > 0) rows.push(["changed", out.c.yellow(String(s.changed))]);
     if (!dryRun) rows.push(["batches", s.batches]);
-    rows.push(["elapsed", `${s.seconds.toFixed(2)} s`], ["rate", `${s.rate.toLocaleString("en-US")} lines/s`]);
+    rows.push(["elapsed", `${s.seconds.toFixed(2)} s`]);
+    if (s.rate !== null) rows.push(["rate", `${s.rate.toLocaleString("en-US")} lines/s`]);
     if (s.rejects) rows.push(["rejects", s.rejects]);
     out.fields(rows);
   }
   for (const r of result.firstRejects) out.info(out.c.dim(`  line ${r.line}: ${problemText(r.error)}`));
   if (s.failed > result.firstRejects.length) out.info(out.c.dim(`  … ${s.failed - result.firstRejects.length} more${s.rejects ? ` in ${s.rejects}` : ""}`));
   if (s.failed > 0) out.warn(`${s.failed} line(s) ${dryRun ? "would fail" : "failed"}${s.rejects ? `; see ${s.rejects} (one {line, error, input} per line)` : ""}`);
+  if (s.changed > 0) {
+    const which = result.firstChanged.join(", ") + (s.changed > result.firstChanged.length ? ", …" : "");
+    out.warn(
+      `${s.changed} line(s) imported before have been edited since (line ${which}): not sent again, their earlier version stays stored; ` +
+        "import an edited line on its own to add it as it reads now",
+    );
+  }
   if (result.stoppedAt !== undefined) {
-    out.warn(`stopped after line ${result.stoppedAt}: more lines failed than --max-errors allows; fix them and rerun${dryRun ? "" : " (--resume continues after that line)"}`);
+    out.warn(
+      `stopped after line ${result.stoppedAt}: more lines failed than --max-errors allows; ` +
+        (dryRun ? "fix them and rerun" : "fix them in place and rerun with --resume: the fixed lines are sent again, and the import continues after that line"),
+    );
   }
 }

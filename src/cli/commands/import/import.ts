@@ -2,7 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { DdsError, errors, ExitCode } from "../../../contract/errors.js";
 import type { CommandContext } from "../../core/define-command.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs, waitArgs } from "../../core/shared-args.js";
+import { reportArgs, waitArgs } from "../../core/shared-args.js";
 import { EXIT_INTERRUPTED } from "../../exit-codes.js";
 import { drainPipeline } from "../../common/drain.js";
 import { IMPORT_KINDS, KINDS, type ImportKind } from "./import-kinds.js";
@@ -84,7 +84,7 @@ export default defineCommand({
     concurrency: { type: "string", placeholder: "n", description: "requests in flight in remote mode (default 4; local imports send one at a time)" },
     maxLineBytes: { type: "string", placeholder: "n", description: "longer lines are rejected without being buffered (default 1048576)" },
     ...waitArgs,
-    ...outputArgs,
+    ...reportArgs,
   },
   writes: true,
   readOnlyWhen: (args) => args.dryRun,
@@ -113,7 +113,8 @@ export default defineCommand({
       const resume = opts.checkpoint ? `; rerun with --resume to continue after line ${doneThrough}` : "";
       throw new DdsError(base.code, `import stopped: the batch starting at line ${line} failed: ${base.message}${resume}`, base.errors);
     }
-    if (result.counts.failed > 0) ctx.setExitCode(ExitCode.partial);
+    // Lines edited after they were stored are not imported as they read: partial too.
+    if (result.counts.failed > 0 || result.counts.changed > 0) ctx.setExitCode(ExitCode.partial);
     if (opts.dryRun) return;
     // A resumed import wrote to contexts in earlier runs too: drain everything stale.
     await drainPipeline(ctx, args, result.touched ? [...result.touched] : undefined);

@@ -3,6 +3,7 @@ import type { ContextCreate, Model } from "../../../contract/schemas/index.js";
 import type { DdsService } from "../../../contract/service.js";
 import { isUuid } from "../../../util/uuid-shape.js";
 import { BoundedMap } from "./bounded-map.js";
+import { contextNotActive, invalidContribution, modelNotActive } from "../../../engine/evidence/evidence-problems.js";
 import { contributionDataProblems } from "./data-check.js";
 import { problemOf, type LineObject } from "./line-parse.js";
 
@@ -99,11 +100,9 @@ export class References {
   async check(obj: LineObject): Promise<Problem | undefined> {
     const model = this.modelsById.get(String(obj.modelId).toLowerCase());
     if (!model) return errors.notFound("model", String(obj.modelId)).toProblem();
-    if (model.status !== "active") {
-      return new DdsError("model_not_active", `model ${model.name} is ${model.status}; evidence is accepted only by active models`).toProblem();
-    }
+    if (model.status !== "active") return modelNotActive(model).toProblem();
     const problems = contributionDataProblems(model, obj);
-    if (problems.length > 0) return errors.validation(`invalid contribution: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`, problems).toProblem();
+    if (problems.length > 0) return invalidContribution(problems).toProblem();
     const id = String(obj.contextId).toLowerCase();
     if (id === WOULD_CREATE) return undefined;
     let entry = this.contextsById.get(id);
@@ -112,9 +111,7 @@ export class References {
       this.contextsById.set(id, entry);
     }
     if ("problem" in entry) return entry.problem;
-    if (entry.status !== "active") {
-      return new DdsError("context_not_active", `context ${id} is ${entry.status}; reopen it to add evidence`).toProblem();
-    }
+    if (entry.status !== "active") return contextNotActive({ id, status: entry.status }, "adding evidence").toProblem();
     return undefined;
   }
 

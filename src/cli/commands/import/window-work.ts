@@ -1,11 +1,13 @@
 import type { BulkResponse } from "../../../contract/schemas/index.js";
 import { toBatches, type Batch, type BatchLine } from "../../ndjson/batches.js";
+import { lineHash, type LineMark } from "../../ndjson/line-ledger.js";
 import { isOverLong, type PrefixDigest } from "../../ndjson/line-splitter.js";
 import type { Reject } from "../../ndjson/rejects.js";
 import type { Window } from "../../ndjson/windows.js";
 import type { ImportKind, KindSpec } from "./import-kinds.js";
 import type { LineClassifier } from "./line-items.js";
 import { overLongReject } from "./line-parse.js";
+import type { ResumePlan } from "./resume-plan.js";
 
 /**
  * One window of the input on its way through the import: its lines classified, its
@@ -14,6 +16,7 @@ import { overLongReject } from "./line-parse.js";
  */
 export class WindowWork {
   readonly lineCount: number;
+  readonly first: number;
   readonly last: number;
   readonly digest: PrefixDigest;
   skipped = 0;
@@ -28,12 +31,43 @@ export class WindowWork {
   /** A batch of this window failed as a whole: the import stops before committing it. */
   failed = false;
   readonly touched: string[] = [];
+  /** Lines a resume's checkpoint covers that read as they did: not sent again. */
+  resumeSkipped = 0;
+  /** Covered lines stored before and edited since: reported, never sent twice. */
+  readonly changed: number[] = [];
+  /** Covered lines whose earlier reject still holds (they read as they did when it was written). */
+  readonly keepPrior = new Set<number>();
   private readonly rejects: Reject[] = [];
+  /** Per line (from `first`): the ledger mark it keeps, or the hash of its text as read now. */
+  private readonly tracked: (LineMark | number)[] = [];
+  private readonly skippedLines = new Set<number>();
 
   constructor(win: Window) {
     this.lineCount = win.lines.length;
+    this.first = win.first;
     this.last = win.last;
     this.digest = win.digest;
+  }
+
+  /** Notes a line that is skipped (blank, another kind). */
+  skip(no: number): void {
+    this.skipped++;
+    this.skippedLines.add(no);
+  }
+
+  /** Remembers, for the line ledger, a line's earlier mark or the hash of its text now. */
+  track(no: number, value: LineMark | number): void {
+    this.tracked[no - this.first] = value;
+  }
+
+  /** The line ledger's marks of the window, once its batches are answered (tracked windows only). */
+  marks(): LineMark[] {
+    const rejected = new Set(this.rejects.map((r) => r.line));
+    return this.tracked.map((t, i): LineMark => {
+      if (typeof t !== "number") return t;
+      const no = this.first + i;
+      return { status: rejected.has(no) ? "rejected" : this.skippedLines.has(no) ? "skipped" : "stored", hash: t };
+    });
   }
 
   /** Notes a line rejected before sending. */
@@ -68,23 +102,53 @@ export class WindowWork {
   }
 }
 
-/** Classifies a window's lines and cuts the sendable ones into batches. */
-export async function prepareWindow(win: Window, kind: ImportKind, classifier: LineClassifier, maxLineBytes: number, dryRun: boolean): Promise<WindowWork> {
+/** How a window is read: the import's limits, and what a resume knows of the lines before. */
+export interface WindowContext {
+  kind: ImportKind;
+  classifier: LineClassifier;
+  maxLineBytes: number;
+  dryRun: boolean;
+  /** A resume with a line ledger: the lines its checkpoint covers are checked against it. */
+  plan?: ResumePlan;
+  /** Record each line's mark for the line ledger. */
+  track: boolean;
+}
+
+/**
+ * Classifies a window's lines and cuts the sendable ones into batches. Lines a resume's
+ * checkpoint covers are sent only when they read differently from a line that failed or
+ * was skipped; a stored line that reads differently is reported instead.
+ */
+export async function prepareWindow(win: Window, w: WindowContext): Promise<WindowWork> {
+  const { classifier, plan } = w;
   const work = new WindowWork(win);
   const sendable: BatchLine[] = [];
+  const covered = plan ? plan.marks(win.first, win.last) : [];
   for (const line of win.lines) {
+    const mark = covered[line.no - win.first];
+    if (mark) {
+      const decision = plan!.decide(line, mark);
+      if (decision !== "again") {
+        work.track(line.no, mark);
+        if (decision === "changed") work.changed.push(line.no);
+        else work.resumeSkipped++;
+        if (decision === "done" && mark.status === "rejected") work.keepPrior.add(line.no);
+        continue;
+      }
+    }
+    if (w.track) work.track(line.no, lineHash(line));
     if (isOverLong(line)) {
-      work.reject(overLongReject(line, maxLineBytes));
+      work.reject(overLongReject(line, w.maxLineBytes));
       continue;
     }
     let c = classifier.classify(line.text);
     if (c instanceof Promise) c = await c;
-    if ("skip" in c) work.skipped++;
+    if ("skip" in c) work.skip(line.no);
     else if ("problem" in c) work.reject({ line: line.no, error: c.problem, input: line.text });
     else sendable.push({ no: line.no, text: line.text, item: c.item, order: classifier.orderKey(c.item) });
   }
-  if (dryRun) work.valid = sendable.length;
-  else work.batches = toBatches(kind, sendable);
+  if (w.dryRun) work.valid = sendable.length;
+  else work.batches = toBatches(w.kind, sendable);
   work.remaining = work.batches.length;
   return work;
 }

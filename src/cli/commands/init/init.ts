@@ -3,9 +3,10 @@ import { errors } from "../../../contract/errors.js";
 import { readConfig, writeConfig, type Profile } from "../../config.js";
 import { isInteractive } from "../../core/context.js";
 import { defineCommand, type CommandContext } from "../../core/define-command.js";
-import { outputArgs, yesArgs } from "../../core/shared-args.js";
+import { reportArgs, yesArgs } from "../../core/shared-args.js";
 import { openService } from "../../service-factory.js";
 import { DEFAULT_DB } from "../../target.js";
+import { checkWorkspaceName, DEFAULT_WORKSPACE } from "../../../contract/workspace.js";
 import { verifyRemote } from "../login/verify-remote.js";
 import { describeProfile, profileView } from "../profiles/profile-view.js";
 import { checkProfileName, flagOrPrompt, loadPrompts } from "./interactive.js";
@@ -28,9 +29,11 @@ async function localProfile(ctx: CommandContext, flags: InitFlags): Promise<Prof
   });
   // Stored absolute: a profile is global, and a relative path would name another file in every directory.
   const path = resolve(db);
-  const service = await openService({ mode: "local", db: path, workspace: "default", source: "init" });
+  // --workspace is remembered: every command through this profile then works in it.
+  const workspace = ctx.globals.workspace === undefined ? undefined : checkWorkspaceName(ctx.globals.workspace);
+  const service = await openService({ mode: "local", db: path, workspace: workspace ?? DEFAULT_WORKSPACE, source: "init" });
   await service.close();
-  return { mode: "local", db: path };
+  return workspace === undefined ? { mode: "local", db: path } : { mode: "local", db: path, workspace };
 }
 
 /** Asks (or takes from flags) the base URL and token of a remote profile, and checks them. */
@@ -69,7 +72,7 @@ export default defineCommand({
     url: { type: "string", description: "remote: the service's base URL" },
     profileName: { type: "string", placeholder: "name", default: "default", description: "the profile to save" },
     yes: { ...yesArgs.yes, description: "ask nothing: take flags and defaults" },
-    ...outputArgs,
+    ...reportArgs,
   },
   help: "Remote mode takes the token from the global --token option (checked with GET /models).",
   writes: true,

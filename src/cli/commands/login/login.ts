@@ -2,7 +2,7 @@ import { errors } from "../../../contract/errors.js";
 import { readStdin } from "../../body.js";
 import { isInteractive } from "../../core/context.js";
 import { defineCommand, type CommandContext } from "../../core/define-command.js";
-import { outputArgs } from "../../core/shared-args.js";
+import { reportArgs } from "../../core/shared-args.js";
 import { readConfig, writeConfig } from "../../config.js";
 import { checkProfileName, loadPrompts } from "../init/interactive.js";
 import { profileView } from "../profiles/profile-view.js";
@@ -35,7 +35,7 @@ export default defineCommand({
     url: { type: "string", description: "the service's base URL (default: the profile's, when it has one)" },
     tokenStdin: { type: "boolean", description: "read the token from standard input" },
     profileName: { type: "string", placeholder: "name", default: "default", description: "the profile to save" },
-    ...outputArgs,
+    ...reportArgs,
   },
   help: "The token comes from the global --token option, --token-stdin, or a hidden prompt on a terminal.",
   async handler(args, ctx) {

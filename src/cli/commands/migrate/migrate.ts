@@ -1,6 +1,6 @@
 import { errors, ExitCode } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs } from "../../core/shared-args.js";
+import { reportArgs } from "../../core/shared-args.js";
 import { migrationProgress } from "../../common/migration-progress.js";
 
 /**
@@ -18,7 +18,7 @@ export default defineCommand({
   ],
   args: {
     check: { type: "boolean", description: "only report the schema version; exit 1 when migrations are pending" },
-    ...outputArgs,
+    ...reportArgs,
   },
   writes: true,
   async handler(args, ctx) {

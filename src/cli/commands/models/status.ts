@@ -3,6 +3,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refs } from "../../core/shared-args.js";
 import { resolveRef } from "../../names/resolve-ref.js";
 import { renderModel } from "../../render/models.js";
+import { moveNeed, withStatusCommands } from "../../common/lifecycle-hints.js";
 
 /** `ddsctl models status <model> <status>`. */
 export default defineCommand({
@@ -17,6 +18,8 @@ export default defineCommand({
   writes: true,
   async handler(args, ctx) {
     const service = await ctx.service();
-    await renderModel(ctx.out, await service.setModelStatus(await resolveRef(service, "model", args.model), args.status));
+    const id = await resolveRef(service, "model", args.model);
+    const need = moveNeed("model", args.model, args.status, async () => (await service.getModel(id)).status);
+    await renderModel(ctx.out, await withStatusCommands(need, () => service.setModelStatus(id, args.status)));
   },
 });

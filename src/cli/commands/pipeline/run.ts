@@ -1,8 +1,8 @@
 import { ExitCode } from "../../../contract/errors.js";
 import type { PipelineRunOptions } from "../../../contract/service.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs } from "../../core/shared-args.js";
-import { refCache } from "../../names/resolve-ref.js";
+import { reportArgs } from "../../core/shared-args.js";
+import { resolveRefs } from "../../names/resolve-ref.js";
 import { durationFlag } from "../../common/duration-flag.js";
 
 /** `ddsctl pipeline run [context...]`. */
@@ -13,23 +13,25 @@ export default defineCommand({
   args: {
     contexts: { type: "strings", positional: true, placeholder: "context", complete: "context", description: "only these contexts, by name or id (default: every stale, active context)" },
     timeout: { type: "string", placeholder: "duration", description: "give up after this long, e.g. 30s, 2m (exit 5 if contexts are still pending)" },
-    ...outputArgs,
+    ...reportArgs,
   },
   async handler(args, ctx) {
     const options: PipelineRunOptions = {};
     if (args.timeout !== undefined) options.timeoutMs = durationFlag(args.timeout, "--timeout");
     const service = await ctx.service();
-    const contextId = refCache(service, "context");
-    if (args.contexts.length > 0) options.contextIds = await Promise.all(args.contexts.map(contextId));
+    const { ids, typed } = await resolveRefs(service, "context", args.contexts);
+    if (args.contexts.length > 0) options.contextIds = ids;
     const result = await service.runPipeline(options);
     if (result.pending.length > 0 && options.timeoutMs !== undefined) ctx.setExitCode(ExitCode.timeout);
     const { out } = ctx;
     if (out.options.json) return out.json(result);
+    // The contexts the user named are reported by those names.
+    const named = (list: string[]) => list.map((id) => typed.get(id) ?? id).join(", ");
     out.fields([
       ["passes", result.passes],
-      ["resolved", result.resolved.length > 0 ? out.c.green(result.resolved.join(", ")) : "-"],
-      ["pending", result.pending.length > 0 ? out.c.yellow(result.pending.join(", ")) : "-"],
+      ["resolved", result.resolved.length > 0 ? out.c.green(named(result.resolved)) : "-"],
+      ["pending", result.pending.length > 0 ? out.c.yellow(named(result.pending)) : "-"],
     ]);
-    if (result.pending.length > 0) out.info(out.c.dim("pending contexts are still computing, timed out, or completed (reopen them to resolve)"));
+    if (result.pending.length > 0) out.info(out.c.dim("pending contexts are still computing, timed out, or not active (completed ones resolve once reopened; archived ones never)"));
   },
 });

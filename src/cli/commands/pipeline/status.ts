@@ -1,12 +1,12 @@
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs } from "../../core/shared-args.js";
+import { reportArgs } from "../../core/shared-args.js";
 
 /** `ddsctl pipeline status`. */
 export default defineCommand({
   command: "pipeline status",
   description: "count contexts by freshness: resolved, stale, computing, waiting (completed) and expired claims",
   examples: ["ddsctl pipeline status", "ddsctl pipeline status --json"],
-  args: { ...outputArgs },
+  args: { ...reportArgs },
   async handler(_args, ctx) {
     const status = await (await ctx.service()).pipelineStatus();
     const { out } = ctx;

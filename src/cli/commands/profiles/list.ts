@@ -1,6 +1,6 @@
 import { configPath, readConfig } from "../../config.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs } from "../../core/shared-args.js";
+import { reportArgs } from "../../core/shared-args.js";
 import { profileView } from "./profile-view.js";
 
 /** `ddsctl profiles list`. */
@@ -8,7 +8,7 @@ export default defineCommand({
   command: "profiles list",
   description: "list saved profiles: name, mode, target and which is current (tokens are never shown)",
   examples: ["ddsctl profiles list", "ddsctl profiles list --json"],
-  args: { ...outputArgs },
+  args: { ...reportArgs },
   async handler(_args, ctx) {
     const config = readConfig(ctx.io.env);
     const rows = Object.entries(config.profiles)

@@ -8,6 +8,8 @@ export interface ProfileView {
   current: boolean;
   /** Whether a token is stored (remote profiles); the token itself is never printed. */
   hasToken: boolean;
+  /** Local profiles: the workspace commands work in, when not the default. */
+  workspace?: string;
 }
 
 /** The view of one saved profile. */
@@ -18,10 +20,12 @@ export function profileView(name: string, profile: Profile, current: string | un
     target: profile.mode === "local" ? profile.db : profile.baseUrl,
     current: name === current,
     hasToken: profile.mode === "remote" && Boolean(profile.token),
+    ...(profile.mode === "local" && profile.workspace ? { workspace: profile.workspace } : {}),
   };
 }
 
 /** `local /path/to/dds.db` or `remote https://…`. */
 export function describeProfile(profile: Profile): string {
-  return profile.mode === "local" ? `local ${profile.db}` : `remote ${profile.baseUrl}`;
+  if (profile.mode === "remote") return `remote ${profile.baseUrl}`;
+  return profile.workspace ? `local ${profile.db} (workspace ${profile.workspace})` : `local ${profile.db}`;
 }

@@ -1,14 +1,14 @@
 import { errors } from "../../../contract/errors.js";
 import { readConfig, writeConfig } from "../../config.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs, yesArgs } from "../../core/shared-args.js";
+import { reportArgs, yesArgs } from "../../core/shared-args.js";
 
 /** `ddsctl profiles remove <name>`. */
 export default defineCommand({
   command: "profiles remove",
   description: "delete a saved profile (and its stored token); the data it points at is left alone",
   examples: ["ddsctl profiles remove staging", "ddsctl profiles remove staging --yes"],
-  args: { name: { type: "string", positional: true, required: true, description: "the profile" }, ...yesArgs, ...outputArgs },
+  args: { name: { type: "string", positional: true, required: true, description: "the profile" }, ...yesArgs, ...reportArgs },
   async handler(args, ctx) {
     const { name } = args;
     const config = readConfig(ctx.io.env);

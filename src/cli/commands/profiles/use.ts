@@ -1,7 +1,7 @@
 import { errors } from "../../../contract/errors.js";
 import { readConfig, writeConfig } from "../../config.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs } from "../../core/shared-args.js";
+import { reportArgs } from "../../core/shared-args.js";
 import { describeProfile, profileView } from "./profile-view.js";
 
 /** `ddsctl profiles use <name>`. */
@@ -9,7 +9,7 @@ export default defineCommand({
   command: "profiles use",
   description: "make a saved profile the current one (flags and DDS_* variables still take precedence)",
   examples: ["ddsctl profiles use staging"],
-  args: { name: { type: "string", positional: true, required: true, description: "the profile" }, ...outputArgs },
+  args: { name: { type: "string", positional: true, required: true, description: "the profile" }, ...reportArgs },
   async handler(args, ctx) {
     const { name } = args;
     const config = readConfig(ctx.io.env);

@@ -4,6 +4,7 @@ import { fileArg, outputArgs, waitArgs, yesArgs } from "../../core/shared-args.j
 import { bulkExitCode, renderBulk } from "../../render/bulk.js";
 import { drainPipeline } from "../../common/drain.js";
 import { readBulkItems } from "./bulk-file.js";
+import { idRef } from "../../names/resolve-ref.js";
 
 /** `ddsctl records delete <recordId>` or `records delete --bulk -f items.json`. */
 export default defineCommand({
@@ -25,11 +26,12 @@ export default defineCommand({
   async handler(args, ctx) {
     if (args.bulk) return deleteBulk(ctx, args);
     if (!args.recordId) throw errors.usage("give a recordId, or --bulk -f <file|-> for many records");
+    const recordId = idRef("record", args.recordId);
     const service = await ctx.service();
     // The record's context is what the drain has to resolve; learn it before it is gone.
-    const contextId = (await service.getRecord(args.recordId)).contextId;
+    const contextId = (await service.getRecord(recordId)).contextId;
     await ctx.confirm(`Delete record ${args.recordId}?`, args.yes);
-    await service.deleteRecord(args.recordId);
+    await service.deleteRecord(recordId);
     if (!ctx.out.options.json) ctx.out.info(`deleted record ${args.recordId}`);
     await drainPipeline(ctx, args, [contextId]);
   },

@@ -1,7 +1,8 @@
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs, refs } from "../../core/shared-args.js";
+import { reportArgs, refs } from "../../core/shared-args.js";
 import { renderRecordExplanation } from "../../workbench/explain/render-lineage.js";
+import { idRef } from "../../names/resolve-ref.js";
 
 /** `ddsctl records explain <recordId> [field]`. */
 export default defineCommand({
@@ -9,10 +10,10 @@ export default defineCommand({
   description:
     "show why a record has its values: per field every candidate contribution (superseded ones too), which the policy picked and why; computed fields with what they read",
   examples: ["ddsctl records explain <recordId>", "ddsctl records explain <recordId> creditScore", "ddsctl records explain <recordId> --json"],
-  args: { recordId: refs.record, field: { type: "string", positional: true, description: "one field only" }, ...outputArgs },
+  args: { recordId: refs.record, field: { type: "string", positional: true, description: "one field only" }, ...reportArgs },
   async handler(args, ctx) {
     const service = await ctx.service();
-    const record = await service.getRecord(args.recordId, { include: ["model", "lineage"] });
+    const record = await service.getRecord(idRef("record", args.recordId), { include: ["model", "lineage"] });
     if (args.field !== undefined && !record.model?.fields.some((f) => f.name === args.field)) throw errors.notFound("field", `${args.field} on record ${record.recordId}`);
     const { LineageReader } = await import("../../workbench/trace/lineage-reader.js");
     const { explainRecordFields } = await import("../../workbench/explain/record-explain.js");

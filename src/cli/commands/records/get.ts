@@ -5,6 +5,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { includeArg, outputArgs, refs } from "../../core/shared-args.js";
 import { renderRecord } from "../../render/records.js";
 import { modelNames } from "../../common/model-names.js";
+import { idRef } from "../../names/resolve-ref.js";
 
 /** Parses `--include model,lineage`. */
 export function parseIncludes(text: string | undefined): RecordInclude[] | undefined {
@@ -25,7 +26,7 @@ export default defineCommand({
   async handler(args, ctx) {
     const include = parseIncludes(args.include);
     const service = await ctx.service();
-    const record = await service.getRecord(args.recordId, include ? { include } : undefined);
+    const record = await service.getRecord(idRef("record", args.recordId), include ? { include } : undefined);
     await renderRecord(ctx.out, record, ctx.out.options.json || record.model ? undefined : await modelNames(service));
   },
 });

@@ -6,6 +6,7 @@ import { bulkExitCode, renderBulk, succeededData } from "../../render/bulk.js";
 import { renderRecord } from "../../render/records.js";
 import { contextIdsOf, drainPipeline } from "../../common/drain.js";
 import { readBulkItems } from "./bulk-file.js";
+import { idRef } from "../../names/resolve-ref.js";
 
 /** `ddsctl records update <recordId>` or `records update --bulk -f items.json`. */
 export default defineCommand({
@@ -28,18 +29,19 @@ export default defineCommand({
   async handler(args, ctx) {
     if (args.bulk) return updateBulk(ctx, args);
     if (!args.recordId) throw errors.usage("give a recordId, or --bulk -f <file|-> for many records");
+    const recordId = idRef("record", args.recordId);
     const service = await ctx.service();
     // `--data applicantId=123` on a string field means the text "123": read the field types.
-    const types = args.data.length > 0 ? fieldTypes((await service.getRecord(args.recordId, { include: ["model"] })).model ?? { fields: [] }) : undefined;
+    const types = args.data.length > 0 ? fieldTypes((await service.getRecord(recordId, { include: ["model"] })).model ?? { fields: [] }) : undefined;
     const pairs = parsePairs(args.data, "--data", types);
     const body = await bodyFrom(ctx.io, args.file, {});
     if (pairs) body.data = { ...(body.data as object | undefined), ...pairs };
     if (body.data === undefined) throw errors.usage("nothing to change: give --data field=value or -f <file|-> with {\"data\": {...}}");
-    const record = await service.updateRecord(args.recordId, body as never);
+    const record = await service.updateRecord(recordId, body as never);
     // People see the record as resolved after the drain; --json gets the PATCH response.
     if (ctx.out.options.json || !args.wait) await renderRecord(ctx.out, record);
     await drainPipeline(ctx, args, [record.contextId]);
-    if (!ctx.out.options.json && args.wait) await renderRecord(ctx.out, await service.getRecord(args.recordId, { include: ["model"] }));
+    if (!ctx.out.options.json && args.wait) await renderRecord(ctx.out, await service.getRecord(recordId, { include: ["model"] }));
   },
 });
 

@@ -1,8 +1,8 @@
 import { errors } from "../../../contract/errors.js";
 import { modelNames } from "../../common/model-names.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs, refFlags } from "../../core/shared-args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { reportArgs, refFlags } from "../../core/shared-args.js";
+import { idRef, resolveRef } from "../../names/resolve-ref.js";
 import { relationshipColumns } from "../../render/evidence.js";
 import { recordColumns } from "../../render/records.js";
 
@@ -15,7 +15,7 @@ export default defineCommand({
     recordId: { type: "string", positional: true, description: "the source record" },
     name: { type: "string", positional: true, description: "a relationship name: list the connected records" },
     context: { ...refFlags.context, description: "every link between a context's records (name or contextId), removed ones marked" },
-    ...outputArgs,
+    ...reportArgs,
   },
   async handler(args, ctx) {
     const service = await ctx.service();
@@ -38,11 +38,11 @@ export default defineCommand({
     }
     if (args.recordId === undefined) throw errors.usage("name a record (relationships list <recordId>) or a context (--context <context>)");
     if (args.name === undefined) {
-      const links = await service.listRelationships(args.recordId);
+      const links = await service.listRelationships(idRef("record", args.recordId));
       if (out.options.json) return out.json(links);
       return out.table(links.data, relationshipColumns(), "relationships");
     }
-    const related = await service.listRelatedRecords(args.recordId, args.name);
+    const related = await service.listRelatedRecords(idRef("record", args.recordId), args.name);
     if (out.options.json) return out.json(related);
     out.table(related.data, related.data.length === 0 ? [] : recordColumns(out, await modelNames(service)), "related records");
   },

@@ -1,6 +1,7 @@
 import { defineCommand } from "../../core/define-command.js";
 import { refs, waitArgs, yesArgs } from "../../core/shared-args.js";
 import { drainPipeline } from "../../common/drain.js";
+import { idRef } from "../../names/resolve-ref.js";
 
 /** `ddsctl relationships remove <recordId> <name> <targetRecordId>`. */
 export default defineCommand({
@@ -16,10 +17,12 @@ export default defineCommand({
   },
   writes: true,
   async handler(args, ctx) {
+    const recordId = idRef("record", args.recordId);
+    const target = idRef("record", args.targetRecordId);
     const service = await ctx.service();
-    const contextId = args.wait ? (await service.getRecord(args.recordId)).contextId : undefined;
+    const contextId = args.wait ? (await service.getRecord(recordId)).contextId : undefined;
     await ctx.confirm(`Remove the ${args.name} link ${args.recordId} → ${args.targetRecordId}?`, args.yes);
-    await service.removeRelationship(args.recordId, args.name, args.targetRecordId);
+    await service.removeRelationship(recordId, args.name, target);
     if (!ctx.out.options.json) ctx.out.info(`removed ${args.name} link ${args.recordId} → ${args.targetRecordId}`);
     await drainPipeline(ctx, args, contextId ? [contextId] : []);
   },

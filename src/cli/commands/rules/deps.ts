@@ -1,18 +1,18 @@
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs, refs } from "../../core/shared-args.js";
+import { reportArgs, refs } from "../../core/shared-args.js";
 import { resolveRef } from "../../names/resolve-ref.js";
 
 /** `ddsctl rules deps [rule] [--field Model.field]`. */
 export default defineCommand({
   command: "rules deps",
   description:
-    "show the model fields each rule reads, or (--field Model.field) every rule and computed field that reads a field, directly or through computed fields",
+    "show the model fields each rule reads, directly and through the computed fields it reads down to stored fields, or (--field Model.field) every rule and computed field that reads a field",
   examples: ["ddsctl rules deps", "ddsctl rules deps dti-limit --json", "ddsctl rules deps --field Employment.monthlyIncome"],
   args: {
     rule: { ...refs.rule, required: false, description: "one rule (name or ruleId); default every rule" },
     field: { type: "string", placeholder: "Model.field", description: "list what reads this field instead" },
-    ...outputArgs,
+    ...reportArgs,
   },
   async handler(args, ctx) {
     const { out } = ctx;
@@ -20,7 +20,7 @@ export default defineCommand({
     if (field !== undefined && ruleRef !== undefined) throw errors.usage("give a rule or --field, not both");
     const service = await ctx.service();
     const { allModels, allPages } = await import("../../workbench/trace/lineage-reader.js");
-    const { readersOf, ruleReads } = await import("../../workbench/rules-eval/rule-deps.js");
+    const { readersOf, ruleDependencies, ruleReads } = await import("../../workbench/rules-eval/rule-deps.js");
     const models = await allModels(service);
     const rules = ruleRef !== undefined ? [await service.getRule(await resolveRef(service, "rule", ruleRef))] : await allPages((q) => service.listRules(q));
     if (field !== undefined) {
@@ -38,16 +38,18 @@ export default defineCommand({
       ]);
       return;
     }
-    const rows = rules.map((r) => ({ ruleId: r.ruleId, name: r.name, status: r.status, reads: ruleReads(models, r) }));
+    // `reads`: the expression's own paths; `dependsOn`: those and, through computed fields, all below.
+    const rows = rules.map((r) => ({ ruleId: r.ruleId, name: r.name, status: r.status, reads: ruleReads(models, r), dependsOn: ruleDependencies(models, r) }));
     if (out.options.json) return out.json({ rules: rows });
-    type Row = { rule: (typeof rows)[number]; p?: (typeof rows)[number]["reads"][number] };
-    const flat = rows.flatMap((r): Row[] => (r.reads.length > 0 ? r.reads.map((p) => ({ rule: r, p })) : [{ rule: r }]));
+    type Row = { rule: (typeof rows)[number]; p?: (typeof rows)[number]["dependsOn"][number] };
+    const flat = rows.flatMap((r): Row[] => (r.dependsOn.length > 0 ? r.dependsOn.map((p) => ({ rule: r, p })) : [{ rule: r }]));
     await out.table(flat, [
       { header: "RULE", get: (x) => x.rule.name },
       { header: "PATH", get: (x) => x.p?.path ?? "(reads nothing)" },
       { header: "READS", get: (x) => x.p?.reads ?? "" },
       { header: "KIND", get: (x) => x.p?.kind ?? "" },
       { header: "VIA", get: (x) => x.p?.via ?? "" },
+      { header: "THROUGH", get: (x) => x.p?.through.join(" → ") ?? "" },
     ]);
   },
 });

@@ -1,8 +1,8 @@
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs, refFlags } from "../../core/shared-args.js";
+import { reportArgs, refFlags } from "../../core/shared-args.js";
 import { listQueryFrom } from "../../list-options.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { refLabel, resolveRef } from "../../names/resolve-ref.js";
 import { renderTraceReport } from "../../workbench/trace/render-trace-report.js";
 import { explainArgs, parseExplainMode } from "../trace/trace-args.js";
 
@@ -25,7 +25,7 @@ export default defineCommand({
     filter: { type: "strings", placeholder: "expr", description: "with --all-contexts: only contexts matching (as contexts list --filter; repeatable)" },
     against: { ...refFlags.rule, description: "with --all-contexts: compare with this saved rule's current outcome and list the contexts that would flip" },
     ...explainArgs("full"),
-    ...outputArgs,
+    ...reportArgs,
   },
   async handler(args, ctx) {
     const { out } = ctx;
@@ -49,7 +49,10 @@ export default defineCommand({
       const { runImpact } = await import("../../workbench/rules-eval/impact.js");
       const { renderImpact } = await import("../../workbench/rules-eval/impact-render.js");
       const against = flags.against === undefined ? undefined : await service.getRule(await resolveRef(service, "rule", flags.against));
-      const report = await runImpact(service, rule.expression, listQueryFrom({ filter: flags.filter }, "contexts"), against);
+      // Only the cases the rule applies to count, as in the studio: the draft's context
+      // types, else those of the saved rule it is compared with, else every case.
+      const contextTypes = rule.contextTypes ?? against?.contextTypes ?? [];
+      const report = await runImpact(service, { expression: rule.expression, contextTypes }, listQueryFrom({ filter: flags.filter }, "contexts"), against);
       if (out.options.json) return out.json(report);
       return renderImpact(out, report, rule.name ?? "draft");
     }
@@ -63,6 +66,6 @@ export default defineCommand({
       const { explainInputs } = await import("../../workbench/trace/input-sources.js");
       inputs = await explainInputs(new LineageReader(service), contextId, result.evaluationTrace.inputs);
     }
-    renderTraceReport(out, buildTraceReport(result, inputs), { explain, paths: Boolean(flags.paths), header });
+    renderTraceReport(out, buildTraceReport(result, inputs), { explain, paths: Boolean(flags.paths), header, context: refLabel("context", flags.context!, contextId) });
   },
 });

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs } from "../../core/shared-args.js";
+import { reportArgs } from "../../core/shared-args.js";
 
 /** `ddsctl rules test <cases-file|dir>`. */
 export default defineCommand({
@@ -17,7 +17,7 @@ export default defineCommand({
     cases: { type: "string", positional: true, required: true, complete: "file", description: "a cases file (JSON or YAML) or a directory of them" },
     threshold: { type: "string", placeholder: "percent", description: "exit 1 when overall branch coverage is below this percentage" },
     junit: { type: "string", placeholder: "path", complete: "file", description: "also write a JUnit XML report there (for CI)" },
-    ...outputArgs,
+    ...reportArgs,
   },
   async handler(args, ctx) {
     const flags = args;

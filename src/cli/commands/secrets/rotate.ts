@@ -1,6 +1,6 @@
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs } from "../../core/shared-args.js";
+import { reportArgs } from "../../core/shared-args.js";
 
 /** `ddsctl secrets rotate`: re-encrypts every stored secret under a new key. */
 export default defineCommand({
@@ -10,7 +10,7 @@ export default defineCommand({
     "ddsctl secrets rotate                       # new key in .dds/dds.db.key, the old one retired",
     "DDS_SECRET_KEY=<new>,<old> ddsctl --local /srv/dds.db secrets rotate --json",
   ],
-  args: { ...outputArgs },
+  args: { ...reportArgs },
   writes: true,
   async handler(_args, ctx) {
     const target = ctx.target();

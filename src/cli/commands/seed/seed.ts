@@ -1,6 +1,6 @@
 import { errors, ExitCode } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs } from "../../core/shared-args.js";
+import { reportArgs } from "../../core/shared-args.js";
 import { durationFlag } from "../../common/duration-flag.js";
 import { unresolvableText, waitForContexts } from "../wait/wait-contexts.js";
 
@@ -12,7 +12,7 @@ export default defineCommand({
   args: {
     path: { type: "string", positional: true, required: true, complete: "file", description: "a directory (every *.json, *.yaml, *.yml below it) or one file" },
     timeout: { type: "string", placeholder: "duration", default: "60s", description: "how long to wait for the pipeline, e.g. 30s, 2m (exit 5 when it runs out)" },
-    ...outputArgs,
+    ...reportArgs,
   },
   writes: true,
   async handler(args, ctx) {
@@ -40,7 +40,9 @@ export default defineCommand({
         ["resolved", `${waited.resolved.length}/${total} context(s)`],
       ]);
     }
-    for (const u of waited.unresolvable) out.warn(unresolvableText(u));
+    // The documents name their contexts: say those names rather than ids.
+    const named = new Map(applied.items.filter((i) => i.kind === "Context" && i.id).map((i) => [i.id!, i.name]));
+    for (const u of waited.unresolvable) out.warn(unresolvableText(u, named.get(u.contextId) ?? u.contextId));
     if (applied.failures.length > 0) {
       const first = applied.failures[0];
       throw errors.validation(`${applied.failures.length} contribution(s) were refused: ${first.path}: ${first.message}`, applied.failures);

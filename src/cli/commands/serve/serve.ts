@@ -108,7 +108,8 @@ export default defineCommand({
       try {
         const metrics = metricsPort === undefined ? undefined : { port: metricsPort, host: String(flags.metricsHost) };
         const server = await createServer({ store, logger, metrics, worker: { pipeline: { leaseMs } } }).listen(port, flags.host);
-        if (!json) out.info(out.c.dim(describeTarget(target)));
+        // The server serves every workspace: each request acts in its token's.
+        if (!json) out.info(out.c.dim(describeTarget(target, { workspace: false })));
         // Before the address: whoever waits for "listening on" has read every hint.
         const { listTokens } = await import("../../../engine/auth/index.js");
         const active = (await listTokens(store)).filter((t) => !t.revokedAt).length;

@@ -12,14 +12,14 @@ export default defineCommand({
   ],
   args: {
     scope: { type: "strings", required: true, commaSeparated: true, description: "read, write (implies read) or admin (implies write); repeatable" },
-    workspace: { type: "string", placeholder: "name", default: "default", description: "the workspace the token acts in (created if new; the local database's data is in default)" },
     name: { type: "string", description: "a label to recognise the token by in tokens list" },
     ...outputArgs,
   },
+  help: "The token acts in the workspace --workspace (a global option) names, else DDS_WORKSPACE's or the profile's, else default (where the local database keeps its data); a new workspace is created.",
   writes: true,
   async handler(args, ctx) {
     const { issueToken } = await import("../../../engine/auth/index.js");
-    const issued = await withTokenStore(ctx, true, (store) => issueToken(store, { workspace: args.workspace, scopes: args.scope, name: args.name }));
+    const issued = await withTokenStore(ctx, true, (store, workspace) => issueToken(store, { workspace, scopes: args.scope, name: args.name }));
     const { out } = ctx;
     if (out.options.json) return out.json(issued);
     out.fields([

@@ -7,10 +7,11 @@ export default defineCommand({
   command: "tokens list",
   description: "list API tokens (never the tokens themselves or their hashes)",
   examples: ["ddsctl tokens list", "ddsctl tokens list --workspace acme --json"],
-  args: { workspace: { type: "string", placeholder: "name", description: "only tokens of this workspace" }, ...outputArgs },
+  args: { ...outputArgs },
+  help: "--workspace (a global option) lists only the tokens of that workspace.",
   async handler(args, ctx) {
     const { listTokens } = await import("../../../engine/auth/index.js");
-    const tokens = await withTokenStore(ctx, false, (store) => listTokens(store, args.workspace));
+    const tokens = await withTokenStore(ctx, false, (store) => listTokens(store, ctx.globals.workspace));
     const { out } = ctx;
     if (out.options.json) return out.json({ data: tokens });
     out.table(

@@ -1,6 +1,7 @@
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, yesArgs } from "../../core/shared-args.js";
 import { withTokenStore } from "./token-store.js";
+import { idRef } from "../../names/resolve-ref.js";
 
 /** `ddsctl tokens revoke <tokenId>`. */
 export default defineCommand({
@@ -12,7 +13,7 @@ export default defineCommand({
   async handler(args, ctx) {
     const { revokeToken } = await import("../../../engine/auth/index.js");
     await ctx.confirm(`Revoke token ${args.tokenId}?`, args.yes);
-    const token = await withTokenStore(ctx, false, (store) => revokeToken(store, args.tokenId));
+    const token = await withTokenStore(ctx, false, (store) => revokeToken(store, idRef("token", args.tokenId)));
     if (ctx.out.options.json) return ctx.out.json(token);
     ctx.out.info(`revoked token ${token.tokenId}${token.name ? ` (${token.name})` : ""}`);
   },

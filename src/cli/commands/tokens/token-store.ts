@@ -11,7 +11,7 @@ import { describeTarget } from "../../target.js";
  * directly, never over HTTP (docs/security.md), so a remote target is refused. Only
  * `tokens create` may create the database.
  */
-export async function openTokenStore(ctx: CommandContext, create: boolean): Promise<Store> {
+export async function openTokenStore(ctx: CommandContext, create: boolean): Promise<{ store: Store; workspace: string }> {
   const target = ctx.target();
   if (target.mode !== "local") {
     throw errors.usage(`tokens are managed on the server's database, not over HTTP; run this where the database is, with --database <url>, --local <db>, DDS_DATABASE_URL or DDS_DB (target was ${target.baseUrl})`);
@@ -19,15 +19,16 @@ export async function openTokenStore(ctx: CommandContext, create: boolean): Prom
   if (!create && !isPostgresUrl(target.db) && !existsSync(target.db)) throw missingDatabase(target.db);
   const { openDatabase } = await import("../../../engine/store/db.js");
   const store = await openDatabase(target.db);
-  ctx.out.info(ctx.out.c.dim(describeTarget(target)));
-  return store;
+  // Tokens span the database's workspaces: `tokens create` names the one it issues for.
+  ctx.out.info(ctx.out.c.dim(describeTarget(target, { workspace: false })));
+  return { store, workspace: target.workspace };
 }
 
-/** Runs `fn` on the token store and closes it afterwards. */
-export async function withTokenStore<T>(ctx: CommandContext, create: boolean, fn: (store: Store) => T | Promise<T>): Promise<T> {
-  const store = await openTokenStore(ctx, create);
+/** Runs `fn` on the token store (with the target's workspace) and closes it afterwards. */
+export async function withTokenStore<T>(ctx: CommandContext, create: boolean, fn: (store: Store, workspace: string) => T | Promise<T>): Promise<T> {
+  const { store, workspace } = await openTokenStore(ctx, create);
   try {
-    return await fn(store);
+    return await fn(store, workspace);
   } finally {
     await store.close();
   }

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs, refFlags, refs } from "../../core/shared-args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { reportArgs, refFlags, refs } from "../../core/shared-args.js";
+import { refLabel, resolveRef } from "../../names/resolve-ref.js";
 import { renderTraceDiff } from "../../workbench/trace/render-trace-diff.js";
 import { durationFlag } from "../../common/duration-flag.js";
 
@@ -30,7 +30,7 @@ export default defineCommand({
     rule: refs.rule,
     since: { type: "string", placeholder: "snapshot|time", complete: "file", description: "a trace --json snapshot file, an ISO time, or a duration back from now (30m, 2h)" },
     againstContext: { ...refFlags.context, description: "compare with the rule's evaluation in another context (name or contextId)" },
-    ...outputArgs,
+    ...reportArgs,
   },
   async handler(args, ctx) {
     const { since, againstContext: other } = args;
@@ -53,6 +53,11 @@ export default defineCommand({
     const { runTraceDiff } = await import("../../workbench/trace/trace-diff-run.js");
     const report = await runTraceDiff(service, contextId, ruleId, baseline);
     if (ctx.out.options.json) return ctx.out.json(report);
-    renderTraceDiff(ctx.out, report);
+    const rule = await service.getRule(ruleId);
+    renderTraceDiff(ctx.out, report, {
+      context: refLabel("context", args.context, contextId),
+      rule: `${rule.name} (${ruleId})`,
+      against: baseline.kind === "context" ? refLabel("context", other!, baseline.contextId) : undefined,
+    });
   },
 });

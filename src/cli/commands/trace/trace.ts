@@ -1,7 +1,8 @@
 import { defineCommand } from "../../core/define-command.js";
-import { outputArgs, refs } from "../../core/shared-args.js";
+import { reportArgs, refs } from "../../core/shared-args.js";
 import { collectPages } from "../../list-options.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { refLabel, resolveRef } from "../../names/resolve-ref.js";
+import { freshenHint } from "../../common/lifecycle-hints.js";
 import { evaluationColumns } from "../../render/rules.js";
 import { renderTraceReport } from "../../workbench/trace/render-trace-report.js";
 import { explainArgs, parseExplainMode } from "./trace-args.js";
@@ -21,7 +22,7 @@ export default defineCommand({
     context: refs.context,
     rule: { ...refs.rule, required: false, description: "rule name or ruleId: show its evaluation tree" },
     ...explainArgs("auto"),
-    ...outputArgs,
+    ...reportArgs,
   },
   async handler(args, ctx) {
     const { context: contextRef, rule: ruleRef } = args;
@@ -41,7 +42,9 @@ export default defineCommand({
       }
       const report = buildTraceReport(evaluation, inputs);
       if (out.options.json) return out.json(report);
-      return renderTraceReport(out, report, { explain, paths: Boolean(flags.paths) });
+      // Only a stale evaluation needs the context's status: what brings it up to date depends on it.
+      const freshen = evaluation.freshness === "resolved" ? undefined : freshenHint(contextRef, (await service.getContext(contextId)).status);
+      return renderTraceReport(out, report, { explain, paths: Boolean(flags.paths), context: refLabel("context", contextRef, contextId), freshen });
     }
     const page = await collectPages({ all: true }, { limit: 500 }, (q) => service.listContextEvaluations(contextId, q));
     if (out.options.json) return out.json(page);

@@ -1,4 +1,5 @@
 import type { DdsService } from "../../../contract/service.js";
+import { statusCommands } from "../../common/lifecycle-hints.js";
 
 /** How waiting for contexts ended. */
 export interface WaitOutcome {
@@ -30,7 +31,9 @@ export async function waitForContexts(service: DdsService, contextIds: string[],
   return outcome;
 }
 
-/** The message for a context waiting cannot resolve. */
-export function unresolvableText(u: WaitOutcome["unresolvable"][number]): string {
-  return `context ${u.contextId} is ${u.status} and ${u.freshness}: the pipeline only processes active contexts (reopen it: ddsctl contexts status ${u.contextId} active)`;
+/** The message for a context waiting cannot resolve; `ref` is how the user named it. */
+export function unresolvableText(u: WaitOutcome["unresolvable"][number], ref: string): string {
+  const reopen = statusCommands("context", ref, u.status, "active");
+  const how = reopen ? `reopen it: ${reopen}` : `${u.status} contexts are permanent, so it stays ${u.freshness}`;
+  return `context ${ref} is ${u.status} and ${u.freshness}: the pipeline only processes active contexts (${how})`;
 }

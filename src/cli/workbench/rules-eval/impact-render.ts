@@ -10,7 +10,8 @@ const outcomeWord = (o: boolean | null | undefined) => (o === true ? "PASS" : o 
  */
 export async function renderImpact(out: Output, r: ImpactReport, label: string): Promise<void> {
   const { c } = out;
-  out.line(`${label} over ${r.contexts} context(s): ${c.green(`${r.passed} pass`)}, ${c.red(`${r.failed} fail`)}${r.errors ? `, ${r.errors} not evaluated` : ""}`);
+  const types = r.appliesTo.length > 0 ? ` of type ${r.appliesTo.join(", ")} (the rule's context types)` : "";
+  out.line(`${label} over ${r.contexts} context(s)${types}: ${c.green(`${r.passed} pass`)}, ${c.red(`${r.failed} fail`)}${r.errors ? `, ${r.errors} not evaluated` : ""}`);
   if (r.against) {
     const a = r.against;
     const flips = a.passToFail + a.failToPass;

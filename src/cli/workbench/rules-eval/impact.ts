@@ -1,7 +1,9 @@
 /**
  * The impact of a rule change before it ships: a draft expression dry-run over every
- * stored context (nothing saved), optionally compared with a saved rule's current
- * outcome per context, counting the contexts that would flip.
+ * stored context the rule applies to (its context types; nothing saved), optionally
+ * compared with a saved rule's current outcome per context, counting the contexts that
+ * would flip. `rules eval --all-contexts` and the studio's impact panel both run this, so
+ * the terminal and the page count the same cases.
  */
 import type { ListQuery } from "../../../contract/list-query.js";
 import type { Context, Rule } from "../../../contract/schemas/index.js";
@@ -28,6 +30,8 @@ export interface ImpactRow {
 
 /** The whole report (`rules eval --all-contexts --json`). */
 export interface ImpactReport {
+  /** The context types the rule applies to (empty: every context). */
+  appliesTo: string[];
   contexts: number;
   passed: number;
   failed: number;
@@ -64,9 +68,25 @@ async function currentOutcome(service: DdsService, contextId: string, ruleId: st
   }
 }
 
-/** Dry-runs `expression` over every context matching `query`, compared with `against`. */
-export async function runImpact(service: DdsService, expression: unknown, query: ListQuery, against?: Rule): Promise<ImpactReport> {
-  const contexts: Context[] = await allPages((q) => service.listContexts(q), query);
+/** A draft: its expression and the context types it applies to (none: every context). */
+export interface ImpactDraft {
+  expression: unknown;
+  contextTypes: readonly string[];
+}
+
+/** The contexts matching `query` that a rule with these context types is evaluated in. */
+export function applicableCases(contextTypes: readonly string[], query: ListQuery = {}): ListQuery {
+  if (contextTypes.length === 0) return query;
+  return { ...query, filters: [...(query.filters ?? []), { field: "type", op: "in", value: contextTypes.join(",") }] };
+}
+
+/**
+ * Dry-runs the draft over every context matching `query` that it applies to, compared with
+ * `against`.
+ */
+export async function runImpact(service: DdsService, draft: ImpactDraft, query: ListQuery, against?: Rule): Promise<ImpactReport> {
+  const { expression } = draft;
+  const contexts: Context[] = await allPages((q) => service.listContexts(q), applicableCases(draft.contextTypes, query));
   const results = await pool(contexts, async (c): Promise<ImpactRow> => {
     const row: ImpactRow = { contextId: c.contextId, name: c.name, type: c.type, outcome: null };
     try {
@@ -85,6 +105,7 @@ export async function runImpact(service: DdsService, expression: unknown, query:
     return row;
   });
   const report: ImpactReport = {
+    appliesTo: [...draft.contextTypes],
     contexts: results.length,
     passed: results.filter((r) => r.outcome === true).length,
     failed: results.filter((r) => r.outcome === false).length,

@@ -1,7 +1,9 @@
 /**
- * Static dependencies: which model fields a rule's expression reads (`rules deps`), and,
- * reversed, which rules and computed fields read a field, directly or through other
- * computed fields (`rules deps --field Model.field`).
+ * Static dependencies: which model fields a rule's expression reads, directly and through
+ * the computed fields it reads, down to stored fields (`rules deps`), and, reversed, which
+ * rules and computed fields read a field, directly or through other computed fields
+ * (`rules deps --field Model.field`). The two walk the same graph, so whatever one finds
+ * the other finds too.
  */
 import type { Model, Rule } from "../../../contract/schemas/index.js";
 import { collectVarPaths } from "../../../engine/rules/collect-var-paths.js";
@@ -57,6 +59,34 @@ export function mapRulePath(models: Model[], path: string): PathRead {
 /** What every rule reads. */
 export function ruleReads(models: Model[], rule: Rule): PathRead[] {
   return collectVarPaths(rule.expression).map((p) => mapRulePath(models, p));
+}
+
+/** A dependency of a rule: something it reads, itself or through computed fields. */
+export interface RuleDependency extends PathRead {
+  /** The computed fields between the rule and this read, nearest the rule first (empty: the rule's own path). */
+  through: string[];
+}
+
+/**
+ * Everything a rule depends on: what its expression reads, then what each computed field
+ * among those reads, breadth first, down to stored fields (each listed once, by its
+ * shortest chain). Paths that map to nothing known are kept as the expression has them.
+ */
+export function ruleDependencies(models: Model[], rule: Rule): RuleDependency[] {
+  const computed = computedReads(models);
+  const out: RuleDependency[] = [];
+  const seen = new Set<string>();
+  const queue: RuleDependency[] = ruleReads(models, rule).map((r) => ({ ...r, through: [] }));
+  while (queue.length > 0) {
+    const dep = queue.shift()!;
+    const key = dep.reads ?? `?${dep.path}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(dep);
+    if (dep.kind !== "computed" || dep.reads === null) continue;
+    for (const r of computed.get(dep.reads) ?? []) queue.push({ ...r, through: [...dep.through, dep.reads] });
+  }
+  return out;
 }
 
 /** What every computed field reads, keyed by `Model.field`. */

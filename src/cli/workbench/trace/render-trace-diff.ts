@@ -16,20 +16,31 @@ function receivedLine(r: ReceivedSince): string {
   return `${r.contributionId} ${r.sourceType}:${r.sourceId} record ${r.recordId} ${r.field}=${formatTraceValue(r.value)} confidence ${r.confidence} received ${r.receivedAt}${mark}`;
 }
 
-const baselineText = (r: TraceDiffReport) =>
-  r.against.kind === "snapshot" ? `snapshot ${r.against.file}` : r.against.kind === "time" ? `as of ${r.against.asOf}` : `context ${r.against.contextId}`;
+/** How the user named what is compared: `okafor-purchase (<id>)`, or ids when they gave ids. */
+export interface TraceDiffLabels {
+  context: string;
+  rule: string;
+  against?: string;
+}
+
+const baselineText = (r: TraceDiffReport, labels: TraceDiffLabels | undefined) =>
+  r.against.kind === "snapshot"
+    ? `snapshot ${r.against.file}`
+    : r.against.kind === "time"
+      ? `as of ${r.against.asOf}`
+      : `context ${labels?.against ?? r.against.contextId}`;
 
 /**
  * `trace diff`: the outcomes, the first changed node and the chain of changes below it
  * down to where the change originates, then each changed input (old → new) with the
  * contribution supplying it now (and before, and received since, when known).
  */
-export function renderTraceDiff(out: Output, r: TraceDiffReport): void {
+export function renderTraceDiff(out: Output, r: TraceDiffReport, labels?: TraceDiffLabels): void {
   const { c } = out;
   out.fields([
-    ["context", r.contextId],
-    ["rule", r.ruleId],
-    ["against", baselineText(r)],
+    ["context", labels?.context ?? r.contextId],
+    ["rule", labels?.rule ?? r.ruleId],
+    ["against", baselineText(r, labels)],
   ]);
   out.line();
   out.line(`outcome: ${outcomeText(out, r.outcome.old)} → ${outcomeText(out, r.outcome.new)}`);

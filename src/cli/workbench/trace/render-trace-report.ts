@@ -11,20 +11,24 @@ export interface TraceReportOptions {
   paths?: boolean;
   /** Header lines for a dry run (`rules eval`), which names no stored rule. */
   header?: [string, unknown][];
+  /** The context as the user named it (`okafor-purchase (<id>)`); its id otherwise. */
+  context?: string;
+  /** What brings a stale evaluation up to date (depends on the context's status). */
+  freshen?: string;
 }
 
 /** The header of a stored evaluation, or of a dry run. */
 function headerOf(out: Output, report: TraceReport, options: TraceReportOptions): [string, unknown][] {
   const e = report.evaluation;
   if (!isStoredEvaluation(e)) {
-    const where: [string, unknown][] = e.contextId ? [["context", e.contextId]] : [["data", "document of dotted paths"]];
+    const where: [string, unknown][] = e.contextId ? [["context", options.context ?? e.contextId]] : [["data", "document of dotted paths"]];
     if (e.asOf) where.push(["asOf", e.asOf]);
     return [...(options.header ?? []), ...where];
   }
   return [
     ["rule", `${e.rule.name} (${e.ruleId})`],
     ["severity", severityStyle(out)(e.rule.severity)],
-    ["context", e.contextId],
+    ["context", options.context ?? e.contextId],
     ["freshness", statusStyle(out)(e.freshness)],
     ["ruleVersion", e.ruleVersion],
     ["computedAt", e.computedAt],
@@ -52,6 +56,7 @@ export function renderTraceReport(out: Output, report: TraceReport, options: Tra
   if (trace.error) out.line(`${out.c.red("error:")} ${trace.error}`);
   const e = report.evaluation;
   if (isStoredEvaluation(e) && e.freshness !== "resolved") {
-    out.info(out.c.yellow(`this evaluation is ${e.freshness}: the context changed since it was computed; ddsctl pipeline run ${e.contextId} brings it up to date`));
+    const freshen = options.freshen ?? `ddsctl pipeline run ${e.contextId} brings it up to date`;
+    out.info(out.c.yellow(`this evaluation is ${e.freshness}: the context changed since it was computed; ${freshen}`));
   }
 }
