@@ -146,7 +146,7 @@ describe("docs/deployment.md", () => {
       const r = await execa("bash", ["-c", script(block.lines, join(dir, "env.sh"))], { cwd: dir, env, extendEnv: false, reject: false });
       expect(r.exitCode, `the block at docs/deployment.md:${block.at} failed:\n${r.stderr}`).toBe(0);
       expect(r.stderr, `docs/deployment.md:${block.at}`).not.toMatch(/^error:/m);
-      stdout += r.stdout;
+      stdout += `${r.stdout}\n`;
     }
     // What the page says the checks answer.
     expect(stdout).toContain('{"status":"ok","database":"reachable"}');

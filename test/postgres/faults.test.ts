@@ -112,7 +112,7 @@ interface FaultReport {
 /** What is stored, against what was acknowledged (ids and sources). */
 async function tally(): Promise<{ sent: number; stored: number; lost: number; doubled: number; missing: string[] }> {
   const ids = new Set(acknowledged.flatMap((b) => b.ids ?? []));
-  const rows = (await db.unsafe("SELECT id FROM contributions")).map((r) => r.id as string);
+  const rows = (await db.unsafe("SELECT uuid::text AS id FROM contributions")).map((r) => r.id as string);
   const stored = new Set(rows);
   const [dup] = await db.unsafe("SELECT COALESCE(SUM(n - 1), 0)::int AS doubled FROM (SELECT COUNT(*) AS n FROM contributions GROUP BY source_id, record_id) s WHERE n > 1");
   const missing = [...ids].filter((id) => !stored.has(id));

@@ -168,7 +168,7 @@ describe("a node whose database cannot take more", () => {
     try {
       // A writer elsewhere holds the context's row: the node's one connection waits on it.
       const held = outside.begin(async (tx) => {
-        await tx.unsafe("SELECT 1 FROM contexts WHERE id = $1 FOR UPDATE", [contextIds[0]]);
+        await tx.unsafe("SELECT 1 FROM contexts WHERE uuid = $1 FOR UPDATE", [contextIds[0]]);
         await until(async () => (await outside.unsafe("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'")).length > 0, "the node to wait on the lock");
         const refused = await call(n.origin, token, "GET", "/v1/contexts?limit=1");
         expect(refused).toEqual({ ...unavailable, retryAfter: "1" });
@@ -192,17 +192,21 @@ describe("a node paused inside a transaction", () => {
     try {
       let resume!: () => void;
       const paused = new Promise<void>((r) => (resume = r));
+      let locked!: () => void;
+      const holding = new Promise<void>((r) => (locked = r));
       const tx = n.store.sql.tx(async (t) => {
-        await t.run("UPDATE contexts SET name = 'from-the-paused-node' WHERE id = ?", [contextIds[0]]);
+        await t.run("UPDATE contexts SET name = 'from-the-paused-node' WHERE uuid = ?", [contextIds[0]]);
+        locked();
         await paused;
-        await t.run("UPDATE contexts SET type = 'late' WHERE id = ?", [contextIds[0]]);
+        await t.run("UPDATE contexts SET type = 'late' WHERE uuid = ?", [contextIds[0]]);
       });
       tx.catch(() => undefined);
+      await holding;
       // Another writer gets the row once the server has ended the idle transaction.
-      await outside.unsafe("UPDATE contexts SET name = 'from-elsewhere' WHERE id = $1", [contextIds[0]]);
+      await outside.unsafe("UPDATE contexts SET name = 'from-elsewhere' WHERE uuid = $1", [contextIds[0]]);
       resume();
       await expect(tx).rejects.toMatchObject({ code: "database_unavailable" });
-      expect((await outside.unsafe("SELECT name, type FROM contexts WHERE id = $1", [contextIds[0]]))[0]).toEqual({ name: "from-elsewhere", type: "mortgage" });
+      expect((await outside.unsafe("SELECT name, type FROM contexts WHERE uuid = $1", [contextIds[0]]))[0]).toEqual({ name: "from-elsewhere", type: "mortgage" });
     } finally {
       await outside.end();
     }
