@@ -31,6 +31,8 @@ export interface Batch {
 const CLIENT_TIMEOUT_MS = 4000;
 /** Pause before the same batch is sent again (kept short: the suite measures the nodes, not the client). */
 const RETRY_PAUSE_MS = 150;
+/** A batch refused this many times in a row (some 90 s) stops the load, with what it got: a node is stuck on it. */
+const MAX_TRIES = 600;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -63,9 +65,12 @@ export async function runLoad(origins: string[], token: string, batches: Batch[]
     let node = l % origins.length;
     while (next < batches.length) {
       const batch = batches[next++];
+      const tries: string[] = [];
       for (;;) {
         const r = await ask(origins, node, token, "/v1/contributions/bulk", { method: "POST", body: JSON.stringify({ items: batch.items }), key: batch.key });
         seen.push(r);
+        tries.push(`${r.node}:${r.status || r.error}${r.code ? `/${r.code}` : ""}`);
+        if (tries.length >= MAX_TRIES) throw new Error(`batch ${batch.key} was refused ${tries.length} times; the last answers: ${tries.slice(-12).join(" ")}`);
         if (r.status === 200) {
           const body = JSON.parse(r.text) as { items: { data?: { contributionId: string } }[] };
           batch.ids = body.items.flatMap((i) => (i.data ? [i.data.contributionId] : []));

@@ -2,6 +2,7 @@ import { execa } from "execa";
 import { connect, createServer, type Socket } from "node:net";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/engine/store/db.js";
 import { BIN } from "../helpers/cli.js";
 import { freePort, startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
 import { SHARED_SECRET_KEY, startNode, tokenFor, type InProcessNode } from "../helpers/pg-nodes.js";
@@ -114,6 +115,34 @@ describe("a node whose database goes away", () => {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^error: cannot open database postgres:\/\/dds@127\.0\.0\.1:\d+\/none: .*ECONNREFUSED/);
       expect(r.stderr).not.toMatch(/^\s+at /m);
+    }
+  });
+});
+
+describe("a node whose Idempotency-Key connection dies", () => {
+  it("forgets the marks of the lost session, and a mark taken again after it is released for real", async () => {
+    const url = await cluster.createDatabase();
+    const [a, b] = [await openDatabase(url), await openDatabase(url)];
+    const outside = inspect(url);
+    try {
+      const first = await a.lockKey!("w", "k1");
+      expect(first).toBeDefined();
+      // The session that holds the mark ends (a restart, an operator's pg_terminate_backend).
+      await outside.unsafe("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted");
+      // Another request finds out (503); a retry of the first key then takes its mark on a new session.
+      await expect(a.lockKey!("w", "k2")).rejects.toMatchObject({ code: "database_unavailable" });
+      const next = await until(async () => a.lockKey!("w", "k1").catch(() => undefined), "a new session for the marks");
+      // The request of the lost session ends late: giving back its mark must not give back the new one.
+      await first!.release();
+      expect(await b.lockKey!("w", "k1")).toBeUndefined();
+      await next.release();
+      const other = await b.lockKey!("w", "k1");
+      expect(other).toBeDefined();
+      await other!.release();
+    } finally {
+      await outside.end();
+      await a.close();
+      await b.close();
     }
   });
 });

@@ -21,7 +21,8 @@ export function createKeyLocks(pool: PgPool) {
   // waits for a slot, so a mark taken from the slots could leave none for the request.
   let client = pool.single();
   let conn: Promise<postgres.ReservedSql> | undefined;
-  const held = new Set<string>();
+  /** The marks this node holds, each by the lock that took it (a later session's lock of the same key is another). */
+  const held = new Map<string, object>();
   const connection = () => {
     if (pool.availability.down) return Promise.reject(Object.assign(new Error("the database is unreachable"), { code: "CONNECTION_CLOSED" }));
     return (conn ??= client.reserve().catch((err: unknown) => {
@@ -29,25 +30,34 @@ export function createKeyLocks(pool: PgPool) {
       throw err;
     }));
   };
-  /** Forgets a connection that failed: its session (and every mark on it) is gone. */
-  const drop = (failed: Promise<postgres.ReservedSql> | undefined) => {
-    if (!failed || conn !== failed) return;
-    conn = undefined;
-    held.clear();
-  };
-  // The database was found unreachable: this connection may hang on a cut network too.
-  pool.onReset(() => {
+  /**
+   * Starts over on a new session: the old one is ended (its client with it), so every mark
+   * it held is released by PostgreSQL even if the failure that brought this here left it
+   * alive; the node forgets them all.
+   */
+  const renew = () => {
     const old = client;
     client = pool.single();
-    drop(conn);
+    conn = undefined;
+    held.clear();
     void old.end({ timeout: 0 }).catch(() => undefined);
-  });
+  };
+  /** A statement on `failed` failed: unless that connection was already replaced, start over. */
+  const drop = (failed: Promise<postgres.ReservedSql> | undefined) => {
+    if (failed && conn === failed) renew();
+  };
+  // The database was found unreachable: this connection may hang on a cut network too.
+  pool.onReset(renew);
   return {
     /** Takes the mark of a key, or undefined when another session (or request here) holds it. */
     async lock(workspace: string, key: string): Promise<KeyLock | undefined> {
       const name = `${workspace}\n${key}`;
       if (held.has(name)) return undefined;
-      held.add(name);
+      const mine = {};
+      held.set(name, mine);
+      const forget = () => {
+        if (held.get(name) === mine) held.delete(name);
+      };
       let current: Promise<postgres.ReservedSql> | undefined;
       let got = false;
       try {
@@ -55,11 +65,11 @@ export function createKeyLocks(pool: PgPool) {
         const [row] = await (await current).unsafe("SELECT pg_try_advisory_lock(hashtextextended($1, 1)) AS got", [name]);
         got = Boolean(row.got);
       } catch (err) {
-        held.delete(name);
+        forget();
         drop(current);
         throw pool.fail(err) ?? err;
       } finally {
-        if (!got) held.delete(name);
+        if (!got) forget();
       }
       if (!got) return undefined;
       let released = false;
@@ -67,7 +77,9 @@ export function createKeyLocks(pool: PgPool) {
         async release() {
           if (released) return;
           released = true;
-          if (!held.delete(name) || conn !== current) return;
+          // Gone with a session that ended (renew): nothing of it is left to unlock.
+          if (held.get(name) !== mine || conn !== current) return;
+          held.delete(name);
           try {
             await (await current).unsafe("SELECT pg_advisory_unlock(hashtextextended($1, 1))", [name]);
           } catch (err) {
