@@ -8,6 +8,11 @@ const CONTEXT_MOVES: Record<string, string[]> = {
   archived: [],
 };
 const RULE_MOVES: Record<string, string[]> = { active: ["inactive"], inactive: ["active"] };
+const WEBHOOK_MOVES: Record<string, string[]> = { enabled: ["disabled"], disabled: ["enabled"] };
+const MOVES: Record<Kind, Record<string, string[]>> = { model: MODEL_MOVES, context: CONTEXT_MOVES, rule: RULE_MOVES, webhook: WEBHOOK_MOVES };
+
+/** What has a lifecycle moved by `PUT .../status/{targetStatus}`. */
+type Kind = "model" | "context" | "rule" | "webhook";
 
 const HINTS: Record<string, string> = {
   "context:active->archived": "complete the context first",
@@ -20,8 +25,8 @@ const HINTS: Record<string, string> = {
  * Parses a targetStatus spelling (case-insensitive). Unknown spellings are a 400: the
  * request is malformed, not an invalid move.
  */
-export function parseTargetStatus(kind: "model" | "context" | "rule", target: string): string {
-  const table = kind === "model" ? MODEL_MOVES : kind === "context" ? CONTEXT_MOVES : RULE_MOVES;
+export function parseTargetStatus(kind: Kind, target: string): string {
+  const table = MOVES[kind];
   const normal = String(target).trim().toLowerCase();
   if (!(normal in table)) {
     throw errors.invalid(`unknown ${kind} status "${target}"; use one of ${Object.keys(table).join(", ")}`);
@@ -30,8 +35,8 @@ export function parseTargetStatus(kind: "model" | "context" | "rule", target: st
 }
 
 /** Throws 422 invalid_transition unless `from → to` is allowed for `kind`. */
-export function assertTransition(kind: "model" | "context" | "rule", from: string, to: string): void {
-  const table = kind === "model" ? MODEL_MOVES : kind === "context" ? CONTEXT_MOVES : RULE_MOVES;
+export function assertTransition(kind: Kind, from: string, to: string): void {
+  const table = MOVES[kind];
   if (from === to) throw errors.alreadyInState(kind, from);
   if (!table[from]?.includes(to)) throw errors.invalidTransition(kind, from, to, HINTS[`${kind}:${from}->${to}`]);
 }

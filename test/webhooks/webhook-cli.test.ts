@@ -21,7 +21,17 @@ describe("ddsctl webhooks", () => {
     const created = ok(await runBody(box, ["webhooks", "create"], { url: "https://example.com/b", events: ["context.status_changed"] }));
     expect(created.secret).toMatch(/^whsec_/);
     const got = ok(await run(box, ["webhooks", "get", created.webhookId, "--json"]));
-    expect(got).toEqual({ webhookId: created.webhookId, url: "https://example.com/b", events: ["context.status_changed"], description: "", createdAt: created.createdAt });
+    expect(got).toEqual({
+      webhookId: created.webhookId,
+      url: "https://example.com/b",
+      events: ["context.status_changed"],
+      description: "",
+      status: "enabled",
+      disabledReason: null,
+      disabledAt: null,
+      failingSince: null,
+      createdAt: created.createdAt,
+    });
     const list = ok(await run(box, ["webhooks", "list", "--json", "--filter", "url=https://example.com/b"]));
     expect(list).toEqual({ data: [got], nextCursor: null, hasNextPage: false });
     const c = ok(await run(box, ["contexts", "create", "--json"]));

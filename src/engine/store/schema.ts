@@ -182,6 +182,10 @@ export const webhooks = sqliteTable("webhooks", {
   secret: text("secret").notNull(),
   createdAt: text("created_at").notNull(),
   deletedAt: text("deleted_at"),
+  /** Epoch ms of the first failed attempt since the last success (automatic disabling). */
+  failingSince: integer("failing_since"),
+  disabledAt: text("disabled_at"),
+  disabledReason: text("disabled_reason"),
 });
 
 export const webhookDeliveries = sqliteTable("webhook_deliveries", {

@@ -1,4 +1,4 @@
-import type { ListQuery } from "../../contract/list-query.js";
+import type { FilterClause, ListQuery } from "../../contract/list-query.js";
 import { LIST_SPECS } from "../../contract/list-query.js";
 import { listRows, type RowPage } from "./list-sql.js";
 import type { Sql } from "./sql.js";
@@ -12,7 +12,17 @@ export interface WebhookRow {
   description: string;
   secret: string;
   createdAt: string;
+  /** Epoch ms of the first failed attempt since the last success; null while it succeeds. */
+  failingSince: number | null;
+  disabledAt: string | null;
+  disabledReason: string | null;
 }
+
+/**
+ * A delivery's status as stored. The API calls `delivered` `succeeded` (webhook-view.ts);
+ * the stored spelling stays until the storage schema is redone, so no table is rebuilt.
+ */
+export type StoredDeliveryStatus = "pending" | "delivered" | "failed";
 
 /** One outbox row: an event owed to one webhook. */
 export interface DeliveryRow {
@@ -20,7 +30,7 @@ export interface DeliveryRow {
   webhookId: string;
   messageId: string;
   eventType: string;
-  status: "pending" | "delivered" | "failed";
+  status: StoredDeliveryStatus;
   attempts: number;
   lastStatusCode: number | null;
   lastError: string | null;
@@ -30,23 +40,72 @@ export interface DeliveryRow {
   deliveredAt: string | null;
 }
 
+/** The webhook a claimed delivery goes to, as the attempt needs it. */
+export interface ClaimedHook {
+  url: string;
+  secret: string;
+  disabled: boolean;
+  failingSince: number | null;
+}
+
 /** A delivery claimed for one attempt, with what the attempt needs to send it. */
 export interface ClaimedDelivery {
   id: string;
+  webhookId: string;
   messageId: string;
   payload: string;
-  /** The attempt number this claim is; it also fences the result write. */
+  /** The attempt number this claim is; with `leaseUntil` it fences the result write. */
   attempts: number;
-  url: string | null;
-  secret: string | null;
+  /** The lease this claim wrote into `next_attempt_at`: a later claim writes another. */
+  leaseUntil: number;
+  /** Null when the webhook was deleted. */
+  hook: ClaimedHook | null;
 }
 
-const WEBHOOK_COLS = `w.id, w.workspace, w.url, w.events, w.description, w.secret, w.created_at AS "createdAt"`;
+/** What an attempt's result writes. */
+export interface SettleResult {
+  status: StoredDeliveryStatus;
+  statusCode: number | null;
+  error: string | null;
+  nextAttemptAt: number | null;
+  deliveredAt: string | null;
+}
+
+/** The error a delivery of a disabled webhook carries (it is kept, failed, for recovery). */
+export const DISABLED_ERROR = "webhook disabled";
+
+const WEBHOOK_COLS = `w.id, w.workspace, w.url, w.events, w.description, w.secret, w.created_at AS "createdAt",
+  w.failing_since AS "failingSince", w.disabled_at AS "disabledAt", w.disabled_reason AS "disabledReason"`;
 const DELIVERY_COLS = `d.id, d.webhook_id AS "webhookId", d.message_id AS "messageId", d.event_type AS "eventType", d.status, d.attempts,
   d.last_status_code AS "lastStatusCode", d.last_error AS "lastError", d.next_attempt_at AS "nextAttemptAt", d.created_at AS "createdAt",
   d.delivered_at AS "deliveredAt"`;
 
-const parseWebhook = (r: Omit<WebhookRow, "events"> & { events: string }): WebhookRow => ({ ...r, events: JSON.parse(r.events) as string[] });
+type StoredWebhook = Omit<WebhookRow, "events"> & { events: string };
+const parseWebhook = (r: StoredWebhook): WebhookRow => ({ ...r, events: JSON.parse(r.events) as string[], failingSince: r.failingSince === null ? null : Number(r.failingSince) });
+
+/** `succeeded` (the API's word) is stored as `delivered`; either filter value finds those rows. */
+const storedStatus = (value: string): string => value.split(",").map((v) => (v.trim() === "succeeded" ? "delivered" : v.trim())).join(",");
+const toStoredFilters = (filters: FilterClause[] | undefined): FilterClause[] | undefined =>
+  filters?.map((f) => (f.field === "status" && f.op !== "contains" ? { ...f, value: storedStatus(f.value) } : f));
+
+/**
+ * Disables a webhook (unless it is disabled or deleted already, or `failingBefore` is given
+ * and it has not been failing since then) and fails its pending deliveries, which are kept
+ * for `recover`. Answers whether it was this call that disabled it.
+ */
+async function disable(db: Sql, id: string, at: string, reason: string, failingBefore?: number): Promise<boolean> {
+  return db.tx(async (tx) => {
+    const failing = failingBefore === undefined ? "" : " AND failing_since IS NOT NULL AND failing_since <= ?";
+    const changed = await tx.run(
+      `UPDATE webhooks SET disabled_at = ?, disabled_reason = ? WHERE id = ? AND disabled_at IS NULL AND deleted_at IS NULL${failing}`,
+      failingBefore === undefined ? [at, reason, id] : [at, reason, id, failingBefore],
+    );
+    if (changed === 0) return false;
+    // Served by webhook_deliveries_by_hook_status.
+    await tx.run("UPDATE webhook_deliveries SET status = 'failed', last_error = ?, next_attempt_at = NULL WHERE webhook_id = ? AND status = 'pending'", [DISABLED_ERROR, id]);
+    return true;
+  });
+}
 
 /** Webhook subscriptions and their deliveries, scoped to one workspace (the service side). */
 export function createWebhookRepo(db: Sql, workspace: string) {
@@ -64,10 +123,7 @@ export function createWebhookRepo(db: Sql, workspace: string) {
     },
     /** A live webhook of this workspace; undefined when unknown, deleted or foreign. */
     async get(id: string): Promise<WebhookRow | undefined> {
-      const r = await db.get<Omit<WebhookRow, "events"> & { events: string }>(
-        `SELECT ${WEBHOOK_COLS} FROM webhooks w WHERE w.id = ? AND w.workspace = ? AND w.deleted_at IS NULL`,
-        [id.toLowerCase(), workspace],
-      );
+      const r = await db.get<StoredWebhook>(`SELECT ${WEBHOOK_COLS} FROM webhooks w WHERE w.id = ? AND w.workspace = ? AND w.deleted_at IS NULL`, [id.toLowerCase(), workspace]);
       return r ? parseWebhook(r) : undefined;
     },
     /**
@@ -78,8 +134,16 @@ export function createWebhookRepo(db: Sql, workspace: string) {
       await db.run("UPDATE webhooks SET deleted_at = ? WHERE id = ?", [now, id]);
       await db.run("UPDATE webhook_deliveries SET status = 'failed', last_error = 'webhook deleted', next_attempt_at = NULL WHERE webhook_id = ? AND status = 'pending'", [id]);
     },
+    /** Disables a webhook by request; its pending deliveries fail and are kept for `recover`. */
+    disable(id: string, at: string, reason: string): Promise<boolean> {
+      return disable(db, id, at, reason);
+    },
+    /** Enables a webhook again, with a clean failure record (the days-of-failures clock restarts). */
+    async enable(id: string): Promise<void> {
+      await db.run("UPDATE webhooks SET disabled_at = NULL, disabled_reason = NULL, failing_since = NULL WHERE id = ?", [id]);
+    },
     async list(query: ListQuery): Promise<RowPage<WebhookRow>> {
-      const page = await listRows<Omit<WebhookRow, "events"> & { events: string }>(
+      const page = await listRows<StoredWebhook>(
         db,
         {
           select: WEBHOOK_COLS,
@@ -87,13 +151,18 @@ export function createWebhookRepo(db: Sql, workspace: string) {
           where: "w.workspace = ? AND w.deleted_at IS NULL",
           params: [workspace],
           id: "w.id",
-          columns: { url: { sql: "w.url", kind: "text" }, createdAt: { sql: "w.created_at", kind: "text" } },
+          columns: {
+            url: { sql: "w.url", kind: "text" },
+            status: { sql: "(CASE WHEN w.disabled_at IS NULL THEN 'enabled' ELSE 'disabled' END)", kind: "text" },
+            createdAt: { sql: "w.created_at", kind: "text" },
+          },
         },
         LIST_SPECS.webhooks,
         query,
       );
       return { ...page, rows: page.rows.map(parseWebhook) };
     },
+    /** A webhook's deliveries; a status filter is served by webhook_deliveries_by_hook_status. */
     listDeliveries(webhookId: string, query: ListQuery): Promise<RowPage<DeliveryRow>> {
       return listRows<DeliveryRow>(
         db,
@@ -110,8 +179,42 @@ export function createWebhookRepo(db: Sql, workspace: string) {
           },
         },
         LIST_SPECS.deliveries,
-        query,
+        { ...query, filters: toStoredFilters(query.filters) },
       );
+    },
+    /** One delivery of one webhook of this workspace. */
+    getDelivery(webhookId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
+      return db.get<DeliveryRow>(`SELECT ${DELIVERY_COLS} FROM webhook_deliveries d WHERE d.id = ? AND d.webhook_id = ? AND d.workspace = ?`, [
+        deliveryId.toLowerCase(),
+        webhookId,
+        workspace,
+      ]);
+    },
+    /**
+     * Makes a settled delivery pending again, due at `now`, on a fresh schedule (attempts
+     * from 0), keeping its message id. A pending one is left alone: it is owed already, and
+     * may be in flight. Answers whether it changed.
+     */
+    async redeliver(webhookId: string, deliveryId: string, now: number): Promise<boolean> {
+      const changed = await db.run(
+        "UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, delivered_at = NULL WHERE id = ? AND webhook_id = ? AND status <> 'pending'",
+        [now, deliveryId, webhookId],
+      );
+      if (changed > 0) db.signal("outbox");
+      return changed > 0;
+    },
+    /**
+     * Makes every failed delivery of a webhook created in [since, until) pending again, due
+     * at `now`, as `redeliver` does. Served by webhook_deliveries_by_hook_status.
+     */
+    async recover(webhookId: string, since: string, until: string | null, now: number): Promise<number> {
+      const changed = await db.run(
+        `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?
+         WHERE webhook_id = ? AND status = 'failed' AND created_at >= ?${until === null ? "" : " AND created_at < ?"}`,
+        until === null ? [now, webhookId, since] : [now, webhookId, since, until],
+      );
+      if (changed > 0) db.signal("outbox");
+      return changed;
     },
   };
 }
@@ -122,28 +225,34 @@ export function createWebhookRepo(db: Sql, workspace: string) {
  */
 export function createDeliveryRepo(db: Sql) {
   return {
-    /** Live webhooks of `workspace` subscribed to `eventType`. */
-    subscribers(workspace: string, eventType: string): Promise<{ id: string }[]> {
-      return db.all<{ id: string }>(
-        `SELECT w.id FROM webhooks w WHERE w.workspace = ? AND w.deleted_at IS NULL AND ${db.dialect.jsonArrayHas("w.events")} ORDER BY w.id`,
+    /** Live webhooks of `workspace` subscribed to `eventType` (disabled ones too: their events are kept). */
+    async subscribers(workspace: string, eventType: string): Promise<{ id: string; disabled: boolean }[]> {
+      const rows = await db.all<{ id: string; disabled: number | boolean }>(
+        `SELECT w.id, (w.disabled_at IS NOT NULL) AS disabled FROM webhooks w
+         WHERE w.workspace = ? AND w.deleted_at IS NULL AND ${db.dialect.jsonArrayHas("w.events")} ORDER BY w.id`,
         [workspace, eventType],
       );
+      return rows.map((r) => ({ id: r.id, disabled: Boolean(r.disabled) }));
     },
-    /** Writes one pending delivery, due at once, and wakes the dispatchers. Call inside the causing transaction. */
-    async enqueue(row: { id: string; workspace: string; webhookId: string; messageId: string; eventType: string; payload: string; createdAt: string; dueAt: number }): Promise<void> {
+    /**
+     * Writes one delivery, due at once, and wakes the dispatchers; for a disabled webhook it
+     * is written failed (kept for `recover`, nothing to wake). Call inside the causing transaction.
+     */
+    async enqueue(row: { id: string; workspace: string; webhookId: string; messageId: string; eventType: string; payload: string; createdAt: string; dueAt: number; disabled?: boolean }): Promise<void> {
+      const [status, due, error] = row.disabled ? ["failed", null, DISABLED_ERROR] : ["pending", row.dueAt, null];
       await db.run(
-        `INSERT INTO webhook_deliveries (id, workspace, webhook_id, message_id, event_type, payload, status, attempts, next_attempt_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
-        [row.id, row.workspace, row.webhookId, row.messageId, row.eventType, row.payload, row.dueAt, row.createdAt],
+        `INSERT INTO webhook_deliveries (id, workspace, webhook_id, message_id, event_type, payload, status, attempts, next_attempt_at, last_error, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+        [row.id, row.workspace, row.webhookId, row.messageId, row.eventType, row.payload, status, due, error, row.createdAt],
       );
-      db.signal("outbox");
+      if (!row.disabled) db.signal("outbox");
     },
     /**
      * Claims up to `limit` due deliveries for one attempt each, atomically: the UPDATE
      * counts the attempt and pushes `next_attempt_at` to the lease end, so no other
      * dispatcher (in this process or on another node) claims them until the lease runs out
      * (a crashed sender's row comes back). On PostgreSQL rows another node is claiming are
-     * skipped, not waited for.
+     * skipped, not waited for. Served by webhook_deliveries_due.
      */
     claimDue(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
       return db.tx(async (tx) => {
@@ -156,31 +265,44 @@ export function createDeliveryRepo(db: Sql) {
         );
         if (rows.length === 0) return [];
         const ids = [...new Set(rows.map((r) => r.webhookId))];
-        const hooks = await tx.all<{ id: string; url: string; secret: string }>(
-          `SELECT id, url, secret FROM webhooks WHERE deleted_at IS NULL AND id IN (${ids.map(() => "?").join(", ")})`,
+        const hooks = await tx.all<{ id: string; url: string; secret: string; disabled: number | boolean; failingSince: number | null }>(
+          `SELECT id, url, secret, (disabled_at IS NOT NULL) AS disabled, failing_since AS "failingSince"
+           FROM webhooks WHERE deleted_at IS NULL AND id IN (${ids.map(() => "?").join(", ")})`,
           ids,
         );
-        const byId = new Map(hooks.map((h) => [h.id, h]));
-        return rows.map((r) => {
-          const w = byId.get(r.webhookId);
-          return { id: r.id, messageId: r.messageId, payload: r.payload, attempts: Number(r.attempts), url: w?.url ?? null, secret: w?.secret ?? null };
-        });
+        const byId = new Map(hooks.map((h) => [h.id, { url: h.url, secret: h.secret, disabled: Boolean(h.disabled), failingSince: h.failingSince === null ? null : Number(h.failingSince) }]));
+        return rows.map((r) => ({ id: r.id, webhookId: r.webhookId, messageId: r.messageId, payload: r.payload, attempts: Number(r.attempts), leaseUntil, hook: byId.get(r.webhookId) ?? null }));
       });
     },
     /**
-     * Records an attempt's result. Fenced by the attempt number: if this claim's lease ran
-     * out and another sender took the row, the stale result is dropped (false).
+     * Records an attempt's result. Fenced by the attempt number and the lease: if this
+     * claim ran out and another sender took the row (or it was redelivered and claimed
+     * again), the stale result is dropped (false).
      */
-    async settle(
-      claim: { id: string; attempts: number },
-      result: { status: "pending" | "delivered" | "failed"; statusCode: number | null; error: string | null; nextAttemptAt: number | null; deliveredAt: string | null },
-    ): Promise<boolean> {
+    async settle(claim: Pick<ClaimedDelivery, "id" | "attempts" | "leaseUntil">, result: SettleResult): Promise<boolean> {
       const changed = await db.run(
         `UPDATE webhook_deliveries SET status = ?, last_status_code = ?, last_error = ?, next_attempt_at = ?, delivered_at = ?
-         WHERE id = ? AND attempts = ? AND status = 'pending'`,
-        [result.status, result.statusCode, result.error, result.nextAttemptAt, result.deliveredAt, claim.id, claim.attempts],
+         WHERE id = ? AND attempts = ? AND next_attempt_at = ? AND status = 'pending'`,
+        [result.status, result.statusCode, result.error, result.nextAttemptAt, result.deliveredAt, claim.id, claim.attempts, claim.leaseUntil],
       );
       return changed === 1;
+    },
+    /** The earliest `next_attempt_at` of a pending delivery (a lease end when it is in flight). Served by webhook_deliveries_due. */
+    async nextDue(): Promise<number | undefined> {
+      const row = await db.get<{ at: number | null }>("SELECT MIN(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'");
+      return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
+    },
+    /** A failed attempt: starts the webhook's failing clock unless it runs already. */
+    async failing(webhookId: string, at: number): Promise<void> {
+      await db.run("UPDATE webhooks SET failing_since = ? WHERE id = ? AND failing_since IS NULL", [at, webhookId]);
+    },
+    /** A successful attempt: stops the webhook's failing clock. */
+    async succeeding(webhookId: string): Promise<void> {
+      await db.run("UPDATE webhooks SET failing_since = NULL WHERE id = ?", [webhookId]);
+    },
+    /** Disables a webhook that has been failing since `failingBefore` or earlier (and still is). */
+    disableFailing(webhookId: string, at: string, reason: string, failingBefore: number): Promise<boolean> {
+      return disable(db, webhookId, at, reason, failingBefore);
     },
   };
 }

@@ -5,6 +5,8 @@ import { loadServer } from "../../load-external.js";
 import { Output } from "../../output.js";
 import { describeTarget } from "../../target.js";
 import { durationFlag } from "../../common/duration-flag.js";
+import { describeWebhookSettings, webhookArgs, webhookSettings } from "../../common/webhook-settings.js";
+import { DEFAULT_DISABLE_AFTER_MS, DEFAULT_RETRY_DELAYS_MS, DEFAULT_TIMEOUT_MS } from "../../../engine/webhooks/webhook-schedule.js";
 
 function parsePort(value: string): number {
   const n = Number(value);
@@ -48,12 +50,14 @@ export default defineCommand({
     "ddsctl --local /srv/dds.db serve --host 0.0.0.0 --port 8080 --quiet",
     "ddsctl serve --database postgres://dds@db.internal/dds --host 0.0.0.0   # run one per node, behind a load balancer",
     "ddsctl serve --port 0   # any free port; the URL is printed on stderr",
+    "ddsctl serve --webhook-timeout 15s --webhook-schedule 5s,5m,30m,2h,5h,10h,10h --webhook-disable-after 3d",
   ],
   args: {
     port: { type: "string", default: "8080", description: "TCP port (0 picks a free one)" },
     host: { type: "string", default: "127.0.0.1", description: "interface to listen on" },
     lease: { type: "string", default: "30s", description: "how long a pass's claim lasts without a heartbeat before another node takes it over" },
     migrate: { type: "boolean", negatable: true, description: "refuse a database whose schema is behind instead of migrating it (run ddsctl migrate first)" },
+    ...webhookArgs,
   },
   writes: true,
   async handler(args, ctx) {
@@ -67,6 +71,7 @@ export default defineCommand({
     const port = parsePort(String(flags.port));
     const leaseMs = durationFlag(flags.lease, "--lease");
     if (leaseMs < 1000) throw errors.usage(`--lease ${flags.lease}: a lease shorter than 1s would be taken over while its pass still runs`);
+    const webhooks = webhookSettings(flags, ctx.io.env);
     const { out } = ctx;
     // The address and background failures are printed even under --quiet (which silences
     // the access log): with --port 0 the address is the only way to learn the port.
@@ -76,8 +81,9 @@ export default defineCommand({
     const store = await openDatabase(target.db, { migrate: flags.migrate });
     const signals = shutdownSignal(out, ctx.io);
     try {
-      const server = await createServer({ store, quiet: out.options.quiet, log: (line) => always.info(line), worker: { pipeline: { leaseMs } } }).listen(port, flags.host);
+      const server = await createServer({ store, quiet: out.options.quiet, log: (line) => always.info(line), worker: { pipeline: { leaseMs } }, webhooks }).listen(port, flags.host);
       out.info(out.c.dim(describeTarget(target)));
+      out.info(out.c.dim(describeWebhookSettings({ retryDelaysMs: [...DEFAULT_RETRY_DELAYS_MS], timeoutMs: DEFAULT_TIMEOUT_MS, disableAfterMs: DEFAULT_DISABLE_AFTER_MS, ...webhooks })));
       always.info(`listening on ${server.url}`);
       const signal = await signals.received;
       out.info(`${signal}: draining in-flight requests and the current pass`);

@@ -1,4 +1,5 @@
 import { sql as initial } from "./0001-initial.js";
+import { sql as webhookRecovery } from "./0002-webhook-recovery.js";
 
 /**
  * Every PostgreSQL schema migration, in order. Table `dds_schema` holds how many are
@@ -6,4 +7,7 @@ import { sql as initial } from "./0001-initial.js";
  * from SQLite's: each store's schema moves at its own pace (a PostgreSQL-only index, a
  * SQLite-only rebuild).
  */
-export const MIGRATIONS: readonly { name: string; sql: string }[] = [{ name: "0001-initial", sql: initial }];
+export const MIGRATIONS: readonly { name: string; sql: string }[] = [
+  { name: "0001-initial", sql: initial },
+  { name: "0002-webhook-recovery", sql: webhookRecovery },
+];
