@@ -49,10 +49,10 @@ export function outboxRows(engine: LocalEngine, webhookId?: string): { eventType
  */
 export function logDeliveryResults(raw: Database.Database): void {
   raw.exec(`
-    CREATE TABLE delivery_results (seq INTEGER PRIMARY KEY, id TEXT, status TEXT, attempts INTEGER, next_attempt_at INTEGER, last_status_code INTEGER, last_error TEXT);
+    CREATE TABLE delivery_results (seq INTEGER PRIMARY KEY, id TEXT, status TEXT, attempts INTEGER, next_attempt_at INTEGER, last_status_code INTEGER, last_error TEXT, at INTEGER);
     CREATE TRIGGER delivery_results_log AFTER UPDATE ON webhook_deliveries WHEN NEW.attempts = OLD.attempts BEGIN
-      INSERT INTO delivery_results (id, status, attempts, next_attempt_at, last_status_code, last_error)
-      VALUES (NEW.id, NEW.status, NEW.attempts, NEW.next_attempt_at, NEW.last_status_code, NEW.last_error);
+      INSERT INTO delivery_results (id, status, attempts, next_attempt_at, last_status_code, last_error, at)
+      VALUES (NEW.id, NEW.status, NEW.attempts, NEW.next_attempt_at, NEW.last_status_code, NEW.last_error, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
     END;`);
 }
 
@@ -64,13 +64,15 @@ export interface LoggedResult {
   nextAttemptAt: number | null;
   lastStatusCode: number | null;
   lastError: string | null;
+  /** When it was written (epoch ms, SQLite's clock: the machine's, as the dispatcher's). */
+  at: number;
 }
 
 /** The logged results, in order (of one delivery when named). */
 export function loggedResults(raw: Database.Database, deliveryId?: string): LoggedResult[] {
   return raw
     .prepare(
-      `SELECT id, status, attempts, next_attempt_at AS nextAttemptAt, last_status_code AS lastStatusCode, last_error AS lastError FROM delivery_results
+      `SELECT id, status, attempts, next_attempt_at AS nextAttemptAt, last_status_code AS lastStatusCode, last_error AS lastError, at FROM delivery_results
        ${deliveryId ? "WHERE id = ?" : ""} ORDER BY seq`,
     )
     .all(...(deliveryId ? [deliveryId] : [])) as LoggedResult[];
@@ -89,9 +91,9 @@ export interface Received {
 
 /**
  * A real HTTP endpoint on 127.0.0.1 that verifies every request's Standard Webhooks
- * signature with the `standardwebhooks` package and answers `status()` (default 204).
+ * signature with the `standardwebhooks` package and answers `status(request)` (default 204).
  */
-export async function startReceiver(secret: () => string, status: () => number = () => 204, port = 0): Promise<{ url: string; port: number; received: Received[]; server: Server; close(): Promise<void> }> {
+export async function startReceiver(secret: () => string, status: (request: Received) => number = () => 204, port = 0): Promise<{ url: string; port: number; received: Received[]; server: Server; close(): Promise<void> }> {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     const at = Date.now();
@@ -108,8 +110,9 @@ export async function startReceiver(secret: () => string, status: () => number =
       } catch {
         verified = false;
       }
-      received.push({ id: headers["webhook-id"], timestamp: headers["webhook-timestamp"], body, verified, payload, at });
-      res.statusCode = verified ? status() : 401;
+      const request = { id: headers["webhook-id"], timestamp: headers["webhook-timestamp"], body, verified, payload, at };
+      received.push(request);
+      res.statusCode = verified ? status(request) : 401;
       res.end();
     });
   });

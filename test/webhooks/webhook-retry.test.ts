@@ -116,6 +116,21 @@ describe("delivery schedule (fake clock, fake endpoint)", () => {
     expect(clock - T0).toBeGreaterThan(24 * 3_600_000);
   });
 
+  it("an outage of 25 hours (the old schedule gave up after about 82 seconds) loses nothing: attempt 9 delivers it", async () => {
+    const d = createWebhookDispatcher(s.ctx.store, { fetch: fakeFetch, now: () => clock, random: () => 0.5 });
+    const back = T0 + 25 * 3_600_000;
+    while (row().status === "pending") {
+      answer = clock >= back ? 204 : 503;
+      expect((await d.tick()).claimed).toBe(1);
+      if (row().status === "pending") clock = row().nextAttemptAt!;
+    }
+    expect(row()).toMatchObject({ status: "delivered", attempts: 9, code: 204 });
+    expect(calls).toHaveLength(9);
+    expect(new Set(calls.map((c) => c.id)).size).toBe(1);
+    // 5s + 1m + 5m + 30m + 2h + 5h + 10h + 10h after the first attempt.
+    expect(clock - T0).toBe(99_365_000);
+  });
+
   it("claims are exclusive across processes, and a crashed sender's claim returns after its lease", async () => {
     const other = db.open(); // a second connection to the same file, as another process would have
     let release!: () => void;
