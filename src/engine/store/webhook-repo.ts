@@ -252,14 +252,15 @@ export function createDeliveryRepo(db: Sql) {
      * counts the attempt and pushes `next_attempt_at` to the lease end, so no other
      * dispatcher (in this process or on another node) claims them until the lease runs out
      * (a crashed sender's row comes back). On PostgreSQL rows another node is claiming are
-     * skipped, not waited for. Served by webhook_deliveries_due.
+     * skipped, not waited for. Served by webhook_deliveries_due, in its order: a tie-break
+     * on id would sort every due row for each claim (a backlog of n would cost n² to drain).
      */
     claimDue(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
       return db.tx(async (tx) => {
         const rows = await tx.all<{ id: string; webhookId: string; messageId: string; payload: string; attempts: number }>(
           `UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = ?
            WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?
-             ORDER BY next_attempt_at, id LIMIT ? ${tx.dialect.skipLocked})
+             ORDER BY next_attempt_at LIMIT ? ${tx.dialect.skipLocked})
            RETURNING id, webhook_id AS "webhookId", message_id AS "messageId", payload, attempts`,
           [leaseUntil, now, limit],
         );

@@ -78,16 +78,25 @@ export function createWebhookDispatcher(store: Store, options: WebhookDispatcher
   const concurrency = options.concurrency ?? 64;
   const idleMs = options.idleMs ?? (store.kind === "sqlite" ? 1_000 : 30_000);
   const errorBackoffMs = options.errorBackoffMs ?? 1_000;
+  // With every slot taken, claim again once this many are free: one claim per batch, not
+  // one per finished attempt.
+  const refill = Math.max(1, Math.floor(Math.min(batchSize, concurrency) / 2));
+  const opened = new Map<string, string>();
 
   const post = (d: ClaimedDelivery): Promise<PostOutcome> => {
     if (d.hook === null) return Promise.resolve({ ok: false, statusCode: null, error: "webhook deleted" });
     if (d.hook.disabled) return Promise.resolve({ ok: false, statusCode: null, error: DISABLED_ERROR });
-    let secret: string;
-    try {
-      // Stored encrypted; a key that cannot open it fails this attempt with a reason.
-      secret = box.open(d.hook.secret, "webhook-secret");
-    } catch (err) {
-      return Promise.resolve({ ok: false, statusCode: null, error: (err as Error).message });
+    let secret = opened.get(d.hook.secret);
+    if (secret === undefined) {
+      try {
+        // Stored encrypted; a key that cannot open it fails this attempt with a reason.
+        secret = box.open(d.hook.secret, "webhook-secret");
+      } catch (err) {
+        return Promise.resolve({ ok: false, statusCode: null, error: (err as Error).message });
+      }
+      // Keyed by the sealed text, so a rotated or replaced secret is opened afresh.
+      if (opened.size >= 1000) opened.clear();
+      opened.set(d.hook.secret, secret);
     }
     return postDelivery(send, { url: d.hook.url, secret, messageId: d.messageId, payload: d.payload, at: new Date(now()), timeoutMs });
   };
@@ -180,8 +189,8 @@ export function createWebhookDispatcher(store: Store, options: WebhookDispatcher
       .catch((err: unknown) => options.onError?.(err))
       .finally(() => {
         inFlight.delete(running);
-        // The loop stopped claiming for want of a free slot: this one is free now.
-        if (starved) {
+        // The loop stopped claiming for want of free slots: enough are free now.
+        if (starved && (concurrency - inFlight.size >= refill || inFlight.size === 0)) {
           starved = false;
           wake();
         }
@@ -194,7 +203,7 @@ export function createWebhookDispatcher(store: Store, options: WebhookDispatcher
       for (;;) {
         if (!started || gen !== generation) return;
         const free = concurrency - inFlight.size;
-        if (free <= 0) {
+        if (free < refill && inFlight.size > 0) {
           starved = true;
           return;
         }
