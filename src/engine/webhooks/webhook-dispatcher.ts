@@ -2,12 +2,12 @@ import { formatDuration } from "../../util/duration.js";
 import { secretBoxFor } from "../secrets/secret-box.js";
 import type { Store } from "../store/store.js";
 import { createDeliveryRepo, DISABLED_ERROR, type ClaimedDelivery } from "../store/webhook-repo.js";
-import { postDelivery, type PostOutcome } from "./webhook-post.js";
+import { fetchSender, httpSender, postDelivery, type PostOutcome } from "./webhook-post.js";
 import { DEFAULT_DISABLE_AFTER_MS, DEFAULT_SCHEDULE, DEFAULT_TIMEOUT_MS, maxAttempts, retryDelayMs, type RetrySchedule } from "./webhook-schedule.js";
 
 /** Options of the webhook dispatcher. */
 export interface WebhookDispatcherOptions {
-  /** The HTTP client (default: Node's global fetch). */
+  /** An HTTP client to send with instead of node:http(s) (tests record or fake the sends). */
   fetch?: typeof fetch;
   /** Clock in epoch milliseconds (default Date.now); drives due times and signatures. */
   now?: () => number;
@@ -63,7 +63,7 @@ type AttemptResult = "delivered" | "retrying" | "failed";
 export function createWebhookDispatcher(store: Store, options: WebhookDispatcherOptions = {}) {
   const repo = createDeliveryRepo(store.sql);
   const box = secretBoxFor(store);
-  const send = options.fetch ?? globalThis.fetch;
+  const sender = options.fetch ? fetchSender(options.fetch) : httpSender();
   const now = options.now ?? Date.now;
   const schedule: RetrySchedule = {
     delaysMs: options.retryDelaysMs ?? DEFAULT_SCHEDULE.delaysMs,
@@ -98,7 +98,7 @@ export function createWebhookDispatcher(store: Store, options: WebhookDispatcher
       if (opened.size >= 1000) opened.clear();
       opened.set(d.hook.secret, secret);
     }
-    return postDelivery(send, { url: d.hook.url, secret, messageId: d.messageId, payload: d.payload, at: new Date(now()), timeoutMs });
+    return postDelivery(sender, { url: d.hook.url, secret, messageId: d.messageId, payload: d.payload, at: new Date(now()), timeoutMs });
   };
 
   /** Keeps the webhook's failing clock, and disables it once it has failed long enough. */
@@ -244,6 +244,7 @@ export function createWebhookDispatcher(store: Store, options: WebhookDispatcher
       timerAt = Infinity;
       await pumping;
       await Promise.all([...inFlight]);
+      sender.close();
     },
   };
 }
