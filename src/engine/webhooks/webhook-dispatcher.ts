@@ -3,6 +3,7 @@ import { secretBoxFor } from "../secrets/secret-box.js";
 import type { Store } from "../store/store.js";
 import { createDeliveryRepo, DISABLED_ERROR, type ClaimedDelivery } from "../store/webhook-repo.js";
 import { fetchSender, httpSender, postDelivery, type PostOutcome } from "./webhook-post.js";
+import { createSettler } from "./webhook-settler.js";
 import { DEFAULT_DISABLE_AFTER_MS, DEFAULT_SCHEDULE, DEFAULT_TIMEOUT_MS, maxAttempts, retryDelayMs, type RetrySchedule } from "./webhook-schedule.js";
 
 /** Options of the webhook dispatcher. */
@@ -62,6 +63,7 @@ type AttemptResult = "delivered" | "retrying" | "failed";
  */
 export function createWebhookDispatcher(store: Store, options: WebhookDispatcherOptions = {}) {
   const repo = createDeliveryRepo(store.sql);
+  const settler = createSettler(store);
   const box = secretBoxFor(store);
   const sender = options.fetch ? fetchSender(options.fetch) : httpSender();
   const now = options.now ?? Date.now;
@@ -121,14 +123,14 @@ export function createWebhookDispatcher(store: Store, options: WebhookDispatcher
     const outcome = await post(d);
     const at = now();
     if (outcome.ok) {
-      await repo.settle(d, { status: "delivered", statusCode: outcome.statusCode, error: null, nextAttemptAt: null, deliveredAt: new Date(at).toISOString() });
+      await settler.settle(d, { status: "delivered", statusCode: outcome.statusCode, error: null, nextAttemptAt: null, deliveredAt: new Date(at).toISOString() });
       await recordHealth(d, true, at, null);
       return "delivered";
     }
     const untried = d.hook === null || d.hook.disabled;
     const wait = untried || d.attempts >= attemptsAllowed ? undefined : retryDelayMs(d.attempts, schedule);
     const nextAttemptAt = wait === undefined ? null : at + wait;
-    await repo.settle(d, { status: nextAttemptAt === null ? "failed" : "pending", statusCode: outcome.statusCode, error: outcome.error, nextAttemptAt, deliveredAt: null });
+    await settler.settle(d, { status: nextAttemptAt === null ? "failed" : "pending", statusCode: outcome.statusCode, error: outcome.error, nextAttemptAt, deliveredAt: null });
     await recordHealth(d, false, at, outcome.error);
     // The loop's timer may be set for this claim's lease end: look again for the earliest due time.
     if (nextAttemptAt !== null) wake();
