@@ -49,6 +49,9 @@ export interface TickResult {
 
 type AttemptResult = "delivered" | "retrying" | "failed";
 
+/** How soon to look again at due rows another node was claiming. */
+const RECHECK_MS = 25;
+
 /**
  * Delivers the outbox: claims due pending deliveries (atomically, with a lease, so several
  * processes may run dispatchers on one database), POSTs each payload signed per Standard
@@ -209,16 +212,16 @@ export function createWebhookDispatcher(store: Store, options: WebhookDispatcher
           starved = true;
           return;
         }
-        const want = Math.min(free, batchSize);
         const at = now();
-        const claimed = await repo.claimDue(at, at + leaseMs, want);
+        // A read first: a wake with nothing due costs no write (on PostgreSQL, no commit
+        // and no NOTIFY), and the loop sleeps until exactly the earliest due time.
+        const next = await repo.nextDue();
+        if (next === undefined || next > at) return wakeAt(next === undefined ? at + idleMs : Math.min(at + idleMs, next));
+        const claimed = await repo.claimDue(at, at + leaseMs, Math.min(free, batchSize));
         claimed.forEach(launch);
-        if (claimed.length < want) break;
+        // Due, yet nothing claimed: another node is claiming those rows right now. Look again shortly.
+        if (claimed.length === 0) return wakeAt(now() + RECHECK_MS);
       }
-      // Nothing more is due: sleep until the earliest due time (or a lease running out).
-      const next = await repo.nextDue();
-      const at = now();
-      wakeAt(next === undefined ? at + idleMs : Math.min(at + idleMs, next));
     } catch (err) {
       options.onError?.(err);
       wakeAt(now() + errorBackoffMs);
