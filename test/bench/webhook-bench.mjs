@@ -1,43 +1,23 @@
 // Issue 20: webhook delivery through real `ddsctl serve` processes. Deliveries per second
-// to a receiver on 127.0.0.1 (a backlog written before the servers start, as after an
+// to a receiver on 127.0.0.1 (a backlog committed at once, as events pile up during an
 // outage), on SQLite with one node and on PostgreSQL with one node and two; then the
 // latency of GETs while 100,000 deliveries wait on a receiver that answers slowly.
 import autocannon from "autocannon";
-import { execa } from "execa";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { issueToken } from "../../dist/engine/auth/index.js";
 import { createLocalEngine, openLocalEngine } from "../../dist/engine/local-engine.js";
 import { createWebhookOutbox } from "../../dist/engine/webhooks/index.js";
 import { startPostgres } from "../helpers/pg-cluster.mjs";
+import { serve } from "./scale-bench.mjs";
 
-const BIN = resolve(import.meta.dirname, "../../bin/ddsctl");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-// PostgreSQL seals webhook secrets with DDS_SECRET_KEY only: this process and its servers share one.
+// PostgreSQL seals webhook secrets with DDS_SECRET_KEY only: this process and its servers
+// (which inherit the environment) share one.
 process.env.DDS_SECRET_KEY ??= randomBytes(32).toString("base64");
-
-async function serve(location, extra = []) {
-  const child = execa("node", [BIN, "serve", "--port", "0", "--quiet", "--database", location, ...extra], {
-    reject: false,
-    env: { NO_COLOR: "1", DDS_SECRET_KEY: process.env.DDS_SECRET_KEY },
-  });
-  const origin = await new Promise((ok, fail) => {
-    let seen = "";
-    const timer = setTimeout(() => fail(new Error(`serve did not start: ${seen}`)), 30_000);
-    child.stderr.on("data", (chunk) => {
-      seen += chunk.toString();
-      const m = /listening on (http:\S+?)\/v1/.exec(seen);
-      if (m) {
-        clearTimeout(timer);
-        ok(m[1]);
-      }
-    });
-  });
-  return { origin, stop: async () => (child.kill("SIGTERM"), await child) };
-}
 
 /** A receiver that counts POSTs and answers `status` after `delayMs`; the first and last arrival times. */
 async function receiver({ status = 204, delayMs = 0 } = {}) {
@@ -61,28 +41,30 @@ async function receiver({ status = 204, delayMs = 0 } = {}) {
   return { url: `http://127.0.0.1:${server.address().port}/hook`, stats, close: () => new Promise((r) => (server.closeAllConnections(), server.close(r))) };
 }
 
-/** A webhook to `url` and `count` pending deliveries for it, written through the outbox in batches. */
-async function backlog(engine, url, count) {
+/** A webhook to `url`; then `write(count)` adds that many pending deliveries for it through the outbox, in one transaction. */
+async function subscribed(engine, url) {
   await engine.createWebhook({ url, events: ["context.status_changed"] });
   const outbox = createWebhookOutbox();
   const { contextId } = await engine.createContext({ name: "bench" });
-  for (let done = 0; done < count; ) {
-    const n = Math.min(5000, count - done);
-    await engine.ctx.store.sql.tx(async (tx) => {
-      for (let i = 0; i < n; i++) await outbox.emit(tx, "context.status_changed", { contextId, workspace: "default", from: "active", to: "completed" });
+  return (count) =>
+    engine.ctx.store.sql.tx(async (tx) => {
+      for (let i = 0; i < count; i++) await outbox.emit(tx, "context.status_changed", { contextId, workspace: "default", from: "active", to: "completed" });
     });
-    done += n;
-  }
 }
 
-/** Deliveries per second of `nodes` servers on `location`, over a backlog of `count`. */
+/**
+ * Deliveries per second of `nodes` servers on `location`: the servers start first, then a
+ * backlog of `count` is committed at once (as when events pile up during an outage), so
+ * every node sets off together; the rate runs from the first arrival to the last.
+ */
 async function throughput(label, location, open, nodes, count) {
   const rx = await receiver();
   const engine = await open();
-  await backlog(engine, rx.url, count);
-  await engine.close();
+  const write = await subscribed(engine, rx.url);
   const servers = [];
   for (let i = 0; i < nodes; i++) servers.push(await serve(location));
+  await write(count);
+  await engine.close();
   for (const end = Date.now() + 600_000; rx.stats.count < count; await sleep(20)) {
     if (Date.now() > end) throw new Error(`${label}: ${rx.stats.count} of ${count} delivered`);
   }
@@ -98,7 +80,7 @@ async function latencyWhileWaiting(waiting) {
   const rx = await receiver({ status: 503, delayMs: 200 });
   const engine = createLocalEngine({ db });
   const { token } = await issueToken(engine.ctx.store, { workspace: "default", scopes: ["admin"] });
-  await backlog(engine, rx.url, waiting);
+  await (await subscribed(engine, rx.url))(waiting);
   const hook = (await engine.listWebhooks()).data[0].webhookId;
   await engine.close();
   const server = await serve(db);

@@ -1,8 +1,9 @@
-import { execa, type ResultPromise } from "execa";
+import type { ResultPromise } from "execa";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { issueToken } from "../../src/engine/auth/index.js";
-import { BIN, ddsctl, sandbox, type Sandbox } from "../helpers/cli.js";
+import { ddsctl, sandbox, type Sandbox } from "../helpers/cli.js";
+import { SHARED_SECRET_KEY, spawnServe, type ServeProcess } from "../helpers/pg-nodes.js";
 import { logDeliveryResults, loggedResults, startReceiver, tempDb, until } from "./support.js";
 
 /**
@@ -13,27 +14,17 @@ import { logDeliveryResults, loggedResults, startReceiver, tempDb, until } from 
  */
 // Four quick waits, then long ones: whenever the receiver comes back, attempts remain.
 const SCHEDULE = [300, 600, 900, 1200, 3000, 30_000, 30_000];
-const procs: ResultPromise[] = [];
+const children: ServeProcess[] = [];
 afterAll(() => {
-  for (const p of procs) p.kill("SIGKILL");
+  for (const c of children) c.child.kill("SIGKILL");
 });
+// The servers seal and open webhook secrets with this key (it replaces the key file).
+process.env.DDS_SECRET_KEY ??= SHARED_SECRET_KEY;
 
 async function serve(db: string, schedule = SCHEDULE.map((ms) => `${ms}ms`).join(",")): Promise<{ proc: ResultPromise; url: string }> {
-  const proc = execa("node", [BIN, "serve", "--port", "0", "--quiet", "--local", db, "--webhook-schedule", schedule], {
-    reject: false,
-    env: { NO_COLOR: "1" },
-  });
-  procs.push(proc);
-  let seen = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    proc.stderr!.on("data", (d: Buffer) => {
-      seen += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(seen);
-      if (m) resolve(m[1]);
-    });
-    proc.then((r) => reject(new Error(`serve exited ${r.exitCode}: ${seen}`)), reject);
-  });
-  return { proc, url };
+  const p = await spawnServe(db, ["--webhook-schedule", schedule]);
+  children.push(p);
+  return { proc: p.child, url: `${p.origin}/v1` };
 }
 
 describe("deliveries across a receiver's outage, through ddsctl serve", () => {
