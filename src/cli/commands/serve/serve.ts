@@ -6,7 +6,6 @@ import { Output } from "../../output.js";
 import { describeTarget } from "../../target.js";
 import { durationFlag } from "../../common/duration-flag.js";
 import { describeWebhookSettings, webhookArgs, webhookSettings } from "../../common/webhook-settings.js";
-import { DEFAULT_DISABLE_AFTER_MS, DEFAULT_RETRY_DELAYS_MS, DEFAULT_TIMEOUT_MS } from "../../../engine/webhooks/webhook-schedule.js";
 
 function parsePort(value: string): number {
   const n = Number(value);
@@ -83,7 +82,7 @@ export default defineCommand({
     try {
       const server = await createServer({ store, quiet: out.options.quiet, log: (line) => always.info(line), worker: { pipeline: { leaseMs } }, webhooks }).listen(port, flags.host);
       out.info(out.c.dim(describeTarget(target)));
-      out.info(out.c.dim(describeWebhookSettings({ retryDelaysMs: [...DEFAULT_RETRY_DELAYS_MS], timeoutMs: DEFAULT_TIMEOUT_MS, disableAfterMs: DEFAULT_DISABLE_AFTER_MS, ...webhooks })));
+      out.info(out.c.dim(describeWebhookSettings(webhooks)));
       always.info(`listening on ${server.url}`);
       const signal = await signals.received;
       out.info(`${signal}: draining in-flight requests and the current pass`);
