@@ -7,6 +7,7 @@ import { describeTarget } from "../../target.js";
 import { durationFlag } from "../../common/duration-flag.js";
 import { startupHints } from "./startup-hints.js";
 import { migrationProgress } from "../../common/migration-progress.js";
+import { describeWebhookSettings, webhookArgs, webhookSettings } from "../../common/webhook-settings.js";
 
 function parsePort(value: string, flag = "--port"): number {
   const n = Number(value);
@@ -51,6 +52,7 @@ export default defineCommand({
     "ddsctl serve --database postgres://dds@db.internal/dds --host 0.0.0.0   # run one per node, behind a load balancer",
     "ddsctl serve --port 0   # any free port; the URL is printed on stderr",
     "ddsctl serve --metrics-port 9464 --log-format json   # Prometheus metrics on 127.0.0.1:9464, JSON logs on stderr",
+    "ddsctl serve --webhook-timeout 15s --webhook-schedule 5s,5m,30m,2h,5h,10h,10h --webhook-disable-after 3d",
   ],
   args: {
     port: { type: "string", default: "8080", description: "TCP port (0 picks a free one)" },
@@ -60,6 +62,7 @@ export default defineCommand({
     metricsPort: { type: "string", placeholder: "n", description: "serve GET /metrics (Prometheus) on this port, never on the API's (0 picks a free one)" },
     metricsHost: { type: "string", default: "127.0.0.1", description: "interface the metrics port listens on (no token protects it)" },
     logFormat: { type: "string", choices: ["plain", "json"], default: "plain", description: "plain: compact lines as always; json: one JSON object per request and per event (pino)" },
+    ...webhookArgs,
   },
   writes: true,
   async handler(args, ctx) {
@@ -75,6 +78,7 @@ export default defineCommand({
     const json = flags.logFormat === "json";
     const leaseMs = durationFlag(flags.lease, "--lease");
     if (leaseMs < 1000) throw errors.usage(`--lease ${flags.lease}: a lease shorter than 1s would be taken over while its pass still runs`);
+    const webhooks = webhookSettings(flags, ctx.io.env);
     const { out } = ctx;
     // The address and background failures are printed even under --quiet (which silences
     // the access log): with --port 0 the address is the only way to learn the port.
@@ -111,6 +115,14 @@ export default defineCommand({
       } finally {
         await store.close();
       }
+      const server = await createServer({ store, quiet: out.options.quiet, log: (line) => always.info(line), worker: { pipeline: { leaseMs } }, webhooks }).listen(port, flags.host);
+      out.info(out.c.dim(describeTarget(target)));
+      out.info(out.c.dim(describeWebhookSettings(webhooks)));
+      always.info(`listening on ${server.url}`);
+      const signal = await signals.received;
+      out.info(`${signal}: draining in-flight requests and the current pass`);
+      await server.close();
+      out.info("stopped");
     } finally {
       stopEvents();
       signals.dispose();
