@@ -47,11 +47,12 @@ export function outboxRows(engine: LocalEngine, webhookId?: string): { eventType
  * Logs every result written to a delivery row into `delivery_results` (a trigger in the
  * database file, so it sees the writes of any process): what each settle stored, in order,
  * without racing the dispatcher to read it before the next claim moves it. A claim changes
- * the attempt count and is not logged; a settle (or a disabling) keeps it.
+ * the attempt count and is not logged; a settle (or a disabling) keeps it. Rows are logged
+ * by the delivery's integer key (`webhook_deliveries.id`), times as the epoch ms SQLite stores.
  */
 export function logDeliveryResults(raw: Database.Database): void {
   raw.exec(`
-    CREATE TABLE delivery_results (seq INTEGER PRIMARY KEY, id TEXT, status TEXT, attempts INTEGER, next_attempt_at INTEGER, last_status_code INTEGER, last_error TEXT, at INTEGER);
+    CREATE TABLE delivery_results (seq INTEGER PRIMARY KEY, id INTEGER, status TEXT, attempts INTEGER, next_attempt_at INTEGER, last_status_code INTEGER, last_error TEXT, at INTEGER);
     CREATE TRIGGER delivery_results_log AFTER UPDATE ON webhook_deliveries WHEN NEW.attempts = OLD.attempts BEGIN
       INSERT INTO delivery_results (id, status, attempts, next_attempt_at, last_status_code, last_error, at)
       VALUES (NEW.id, NEW.status, NEW.attempts, NEW.next_attempt_at, NEW.last_status_code, NEW.last_error, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
@@ -60,7 +61,8 @@ export function logDeliveryResults(raw: Database.Database): void {
 
 /** One logged result of a delivery. */
 export interface LoggedResult {
-  id: string;
+  /** The delivery's key in the store (`webhook_deliveries.id`), not its API id. */
+  id: number;
   status: string;
   attempts: number;
   nextAttemptAt: number | null;
@@ -70,14 +72,14 @@ export interface LoggedResult {
   at: number;
 }
 
-/** The logged results, in order (of one delivery when named). */
-export function loggedResults(raw: Database.Database, deliveryId?: string): LoggedResult[] {
+/** The logged results, in order (of one delivery, by its key, when named). */
+export function loggedResults(raw: Database.Database, deliveryKey?: number): LoggedResult[] {
   return raw
     .prepare(
       `SELECT id, status, attempts, next_attempt_at AS nextAttemptAt, last_status_code AS lastStatusCode, last_error AS lastError, at FROM delivery_results
-       ${deliveryId ? "WHERE id = ?" : ""} ORDER BY seq`,
+       ${deliveryKey === undefined ? "" : "WHERE id = ?"} ORDER BY seq`,
     )
-    .all(...(deliveryId ? [deliveryId] : [])) as LoggedResult[];
+    .all(...(deliveryKey === undefined ? [] : [deliveryKey])) as LoggedResult[];
 }
 
 /** One request the receiver saw, with whether its signature verified. */

@@ -2,6 +2,7 @@ import type { ResultPromise } from "execa";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { issueToken } from "../../src/engine/auth/index.js";
+import { uuidString } from "../../src/engine/store/values.js";
 import { ddsctl, sandbox, type Sandbox } from "../helpers/cli.js";
 import { SHARED_SECRET_KEY, spawnServe, type ServeProcess } from "../helpers/pg-nodes.js";
 import { logDeliveryResults, loggedResults, startReceiver, tempDb, until } from "./support.js";
@@ -64,8 +65,13 @@ describe("deliveries across a receiver's outage, through ddsctl serve", () => {
     const contextId = ((await (await api(url, "POST", "/contexts", {})).json()) as { contextId: string }).contextId;
     for (const to of ["completed", "active", "completed"]) expect((await api(url, "PUT", `/contexts/${contextId}/status/${to}`)).status).toBe(200);
   };
-  const rows = () => raw.prepare("SELECT id, message_id AS messageId, status, attempts FROM webhook_deliveries ORDER BY created_at, id").all() as { id: string; messageId: string; status: string; attempts: number }[];
-  const failedAttempts = (id: string) => loggedResults(raw, id).filter((r) => r.lastError !== null && /ECONNREFUSED/.test(r.lastError)).length;
+  /** The outbox rows by their store key, each message id as the `webhook-id` header spells it. */
+  const rows = () =>
+    (raw.prepare("SELECT id, message_id AS messageId, status, attempts FROM webhook_deliveries ORDER BY created_at, id").all() as { id: number; messageId: Buffer; status: string; attempts: number }[]).map((r) => ({
+      ...r,
+      messageId: `msg_${uuidString(r.messageId)}`,
+    }));
+  const failedAttempts = (id: number) => loggedResults(raw, id).filter((r) => r.lastError !== null && /ECONNREFUSED/.test(r.lastError)).length;
 
   it("a receiver down across four attempts gets every event once it is back: same webhook-ids, each retry on its schedule, never early", async () => {
     const { url } = await serve(db.path);

@@ -47,13 +47,14 @@ async function twoNodes(webhooks: WebhookDispatcherOptions): Promise<{ url: stri
   const [a, b] = nodes.slice(-2).map((n) => createHttpClient({ baseUrl: `${n.origin}/v1`, token }));
   clients.push(a, b);
   const db = postgres(url, { max: 1, onnotice: () => undefined });
-  // Every result written to a delivery (a claim changes the attempt count and is not logged).
+  // Every result written to a delivery (a claim changes the attempt count and is not logged),
+  // by the delivery's key, with its due time (timestamptz) as epoch ms like the receiver's clock.
   await db.unsafe(`
-    CREATE TABLE delivery_results (seq BIGSERIAL PRIMARY KEY, id TEXT, status TEXT, attempts INT, next_attempt_at BIGINT, at BIGINT);
+    CREATE TABLE delivery_results (seq BIGSERIAL PRIMARY KEY, id BIGINT, status TEXT, attempts INT, next_attempt_at BIGINT, at BIGINT);
     CREATE FUNCTION log_delivery_result() RETURNS trigger AS $$ BEGIN
       IF NEW.attempts = OLD.attempts THEN
         INSERT INTO delivery_results (id, status, attempts, next_attempt_at, at)
-        VALUES (NEW.id, NEW.status, NEW.attempts, NEW.next_attempt_at, (extract(epoch FROM clock_timestamp()) * 1000)::bigint);
+        VALUES (NEW.id, NEW.status, NEW.attempts, (extract(epoch FROM NEW.next_attempt_at) * 1000)::bigint, (extract(epoch FROM clock_timestamp()) * 1000)::bigint);
       END IF;
       RETURN NEW;
     END $$ LANGUAGE plpgsql;
@@ -81,7 +82,8 @@ describe("webhooks on two serve nodes on one PostgreSQL", () => {
       secret = hook.secret!;
       await moves(b, 12);
       await until(async () => (await a.listWebhookDeliveries(hook.webhookId, { filters: [{ field: "status", op: "eq", value: "succeeded" }] })).data.length === 12, 60_000);
-      const rows = await db.unsafe<{ id: string; messageId: string; attempts: number }[]>(`SELECT id, message_id AS "messageId", attempts FROM webhook_deliveries`);
+      // The message id (a uuid) as the webhook-id header spells it.
+      const rows = await db.unsafe<{ id: string; messageId: string; attempts: number }[]>(`SELECT id, 'msg_' || message_id AS "messageId", attempts FROM webhook_deliveries`);
       expect(rows.every((r) => r.attempts === 3)).toBe(true);
       // As many sends as attempts were counted: no attempt was made twice, by one node or two.
       expect(sends).toHaveLength(36);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LocalEngine } from "../../src/engine/local-engine.js";
 import { createWebhookDispatcher } from "../../src/engine/webhooks/index.js";
+import { uuidBytes } from "../../src/engine/store/values.js";
 import { rawOf, startReceiver, tempDb } from "./support.js";
 
 async function failure(p: Promise<unknown>): Promise<{ status: number; code: string; message: string }> {
@@ -77,7 +78,9 @@ describe("sending deliveries again", () => {
     expect(failed).toHaveLength(4);
     // Spread the deliveries over four days: recover picks them by when they were created.
     const days = ["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04"];
-    failed.forEach((d, i) => rawOf(s).prepare("UPDATE webhook_deliveries SET created_at = ? WHERE id = ?").run(`${days[i]}T12:00:00.000Z`, d.deliveryId));
+    // Raw SQLite: created_at is epoch ms, and a delivery's API id is its `uuid` (16 bytes).
+    const setCreatedAt = rawOf(s).prepare("UPDATE webhook_deliveries SET created_at = ? WHERE uuid = ?");
+    failed.forEach((d, i) => expect(setCreatedAt.run(Date.parse(`${days[i]}T12:00:00.000Z`), uuidBytes(d.deliveryId)).changes).toBe(1));
     const firstIds = rx.received.map((r) => r.id);
     answer = 204;
     const result = await s.recoverWebhookDeliveries(hookId, { since: "2026-01-02T00:00:00+02:00", until: "2026-01-04T00:00:00Z" });

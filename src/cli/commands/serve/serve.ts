@@ -95,9 +95,11 @@ export default defineCommand({
       const store = await openDatabase(target.db, { migrate: flags.migrate, onMigrationProgress: json ? undefined : migrationProgress(always) });
       try {
         const metrics = metricsPort === undefined ? undefined : { port: metricsPort, host: String(flags.metricsHost) };
-        const server = await createServer({ store, logger, metrics, worker: { pipeline: { leaseMs } } }).listen(port, flags.host);
+        const server = await createServer({ store, logger, metrics, worker: { pipeline: { leaseMs } }, webhooks }).listen(port, flags.host);
         // The server serves every workspace: each request acts in its token's.
         if (!json) out.info(out.c.dim(describeTarget(target, { workspace: false })));
+        if (json) logger.event("webhook_settings", { ...webhooks }, "info", describeWebhookSettings(webhooks));
+        else out.info(out.c.dim(describeWebhookSettings(webhooks)));
         // Before the address: whoever waits for "listening on" has read every hint.
         const { listTokens } = await import("../../../engine/auth/index.js");
         const active = (await listTokens(store)).filter((t) => !t.revokedAt).length;
@@ -115,14 +117,6 @@ export default defineCommand({
       } finally {
         await store.close();
       }
-      const server = await createServer({ store, quiet: out.options.quiet, log: (line) => always.info(line), worker: { pipeline: { leaseMs } }, webhooks }).listen(port, flags.host);
-      out.info(out.c.dim(describeTarget(target)));
-      out.info(out.c.dim(describeWebhookSettings(webhooks)));
-      always.info(`listening on ${server.url}`);
-      const signal = await signals.received;
-      out.info(`${signal}: draining in-flight requests and the current pass`);
-      await server.close();
-      out.info("stopped");
     } finally {
       stopEvents();
       signals.dispose();
