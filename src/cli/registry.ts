@@ -54,6 +54,10 @@ import webhooksDelete from "./commands/webhooks/delete.js";
 import webhooksDeliveries from "./commands/webhooks/deliveries.js";
 import webhooksGet from "./commands/webhooks/get.js";
 import webhooksList from "./commands/webhooks/list.js";
+import webhooksEnable from "./commands/webhooks/enable.js";
+import webhooksDisable from "./commands/webhooks/disable.js";
+import webhooksRedeliver from "./commands/webhooks/redeliver.js";
+import webhooksRecover from "./commands/webhooks/recover.js";
 import migrate from "./commands/migrate/migrate.js";
 import serve from "./commands/serve/serve.js";
 import studio from "./commands/studio/studio.js";
@@ -113,7 +117,11 @@ export const COMMANDS: CommandDefinition[] = [
   webhooksList,
   webhooksGet,
   webhooksDelete,
+  webhooksEnable,
+  webhooksDisable,
   webhooksDeliveries,
+  webhooksRedeliver,
+  webhooksRecover,
   serve,
   migrate,
   studio,

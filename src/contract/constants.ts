@@ -14,6 +14,12 @@ export const RULE_CATEGORIES = ["eligibility", "affordability", "credit", "fraud
 export const RULE_SEVERITIES = ["low", "medium", "high", "critical"] as const;
 export const RULE_STATUSES = ["active", "inactive"] as const;
 export const WEBHOOK_EVENTS = ["context.stale", "context.resolved", "context.status_changed", "evaluation.changed"] as const;
+/** A subscription is `disabled` by request, or after its endpoint failed every attempt for days. */
+export const WEBHOOK_STATUSES = ["enabled", "disabled"] as const;
+/** Where a delivery stands: still owed (`pending`), settled by a 2xx, or given up on. */
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+/** Filter values of a delivery's status: the statuses, and `delivered`, the name `succeeded` had before. */
+export const DELIVERY_STATUS_FILTERS = [...DELIVERY_STATUSES, "delivered"] as const;
 
 /**
  * Names that would collide with JavaScript object internals when used as keys or path

@@ -24,6 +24,7 @@ export type ErrorCode =
   | "model_not_active"
   | "context_not_active"
   | "model_archived"
+  | "webhook_disabled"
   | "idempotency_in_progress"
   | "payload_too_large"
   | "invalid_transition"
@@ -47,6 +48,7 @@ const STATUS: Record<ErrorCode, number> = {
   model_not_active: 409,
   context_not_active: 409,
   model_archived: 409,
+  webhook_disabled: 409,
   idempotency_in_progress: 409,
   payload_too_large: 413,
   invalid_transition: 422,
@@ -168,7 +170,7 @@ export const errors = {
   nameTaken: (kind: string, name: string) =>
     new DdsError("name_taken", `a ${kind} named "${name}" already exists`),
   conflict: (
-    code: "model_not_archived" | "model_has_records" | "context_not_archived" | "model_not_active" | "context_not_active" | "model_archived" | "idempotency_in_progress",
+    code: "model_not_archived" | "model_has_records" | "context_not_archived" | "model_not_active" | "context_not_active" | "model_archived" | "webhook_disabled" | "idempotency_in_progress",
     detail: string,
   ) => new DdsError(code, detail),
   invalidTransition: (kind: string, from: string, to: string, hint?: string) =>

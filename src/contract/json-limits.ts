@@ -87,8 +87,3 @@ export function assertJsonValue(value: unknown, what = "request body"): void {
   }
   checked.add(value);
 }
-
-/** Marks parts of a checked value (the items of a bulk body) so they are not walked again. */
-export function markJsonChecked(values: readonly unknown[]): void {
-  for (const v of values) if (v !== null && typeof v === "object") checked.add(v);
-}

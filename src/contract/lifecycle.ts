@@ -1,18 +1,19 @@
 /**
- * The lifecycles of models, contexts and rules (docs/resources.md): which status may move
+ * The lifecycles of models, contexts, rules and webhooks (docs/resources.md): which status may move
  * to which. The service refuses every other move, and every message that tells someone to
  * move something first is derived from these tables, so a hint never names a move the
  * service would refuse.
  */
 
 /** What has a status a user moves. */
-export type LifecycleKind = "model" | "context" | "rule";
+export type LifecycleKind = "model" | "context" | "rule" | "webhook";
 
 /** Allowed moves, from → to. */
 export const MOVES: Record<LifecycleKind, Record<string, readonly string[]>> = {
   model: { draft: ["active"], active: ["archived"], archived: [] },
   context: { active: ["completed"], completed: ["active", "archived"], archived: [] },
   rule: { active: ["inactive"], inactive: ["active"] },
+  webhook: { enabled: ["disabled"], disabled: ["enabled"] },
 };
 
 /**

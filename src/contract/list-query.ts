@@ -9,6 +9,8 @@ import {
   RULE_STATUSES,
   SOURCE_TYPES,
   WEBHOOK_EVENTS,
+  WEBHOOK_STATUSES,
+  DELIVERY_STATUS_FILTERS,
 } from "./constants.js";
 import { errors } from "./errors.js";
 
@@ -235,12 +237,13 @@ export const LIST_SPECS = {
       computedAt: "timestamp",
     },
   },
-  webhooks: { filters: ["url", "createdAt"], sorts: ["createdAt"], defaultSort: byCreated, kinds: { createdAt: "timestamp" } },
+  webhooks: { filters: ["url", "status", "createdAt"], sorts: ["createdAt"], defaultSort: byCreated, kinds: { status: WEBHOOK_STATUSES, createdAt: "timestamp" } },
   deliveries: {
     filters: ["status", "eventType", "createdAt"],
     sorts: ["createdAt"],
     defaultSort: byCreated,
-    kinds: { status: ["pending", "delivered", "failed"], eventType: WEBHOOK_EVENTS, createdAt: "timestamp" },
+    // `delivered` is what `succeeded` was called before; old filters keep working.
+    kinds: { status: DELIVERY_STATUS_FILTERS, eventType: WEBHOOK_EVENTS, createdAt: "timestamp" },
   },
 } satisfies Record<string, ListSpec>;
 

@@ -37,8 +37,8 @@ export interface RouteSpec {
   method: HttpMethod;
   /** Relative to the `/v1` base, with `{param}` placeholders. */
   path: string;
-  /** Success status: 200 reads/updates, 201 creation, 204 deletion. */
-  status: 200 | 201 | 204;
+  /** Success status: 200 reads/updates, 201 creation, 202 work queued (a redelivery), 204 deletion. */
+  status: 200 | 201 | 202 | 204;
   /** Least scope a token needs. */
   scope: Scope;
   /** One line for the OpenAPI document. */
@@ -145,7 +145,10 @@ export const ROUTES: readonly RouteSpec[] = [
   route("webhooks", "read", "listWebhooks", "GET", "/webhooks", "list subscriptions", { query: list("webhooks"), response: S.listEnvelope(S.Webhook) }),
   route("webhooks", "read", "getWebhook", "GET", "/webhooks/{webhookId}", "get a subscription", { response: S.Webhook }),
   route("webhooks", "admin", "deleteWebhook", "DELETE", "/webhooks/{webhookId}", "delete a subscription"),
-  route("webhooks", "read", "listWebhookDeliveries", "GET", "/webhooks/{webhookId}/deliveries", "delivery attempts of a subscription", { query: list("deliveries"), response: S.listEnvelope(S.WebhookDelivery) }),
+  route("webhooks", "admin", "setWebhookStatus", "PUT", "/webhooks/{webhookId}/status/{targetStatus}", "enable a subscription again, or disable it (its events are kept as failed deliveries)", { response: S.Webhook }),
+  route("webhooks", "read", "listWebhookDeliveries", "GET", "/webhooks/{webhookId}/deliveries", "a subscription's deliveries: status, attempts, last error, next attempt", { query: list("deliveries"), response: S.listEnvelope(S.WebhookDelivery) }),
+  route("webhooks", "admin", "redeliverWebhookDelivery", "POST", "/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", "send one delivery again (same webhook-id, fresh retry schedule)", { response: S.WebhookDelivery, status: 202 }),
+  route("webhooks", "admin", "recoverWebhookDeliveries", "POST", "/webhooks/{webhookId}/recover", "send every failed delivery created since a time again", { body: S.WebhookRecover, response: S.WebhookRecoverResult, status: 202 }),
 
   route("pipeline", "read", "pipelineStatus", "GET", "/pipeline/status", "count contexts by freshness (extension)", { response: PipelineStatusSchema }),
 ];

@@ -31,6 +31,9 @@ import type {
   Webhook,
   WebhookCreate,
   WebhookDelivery,
+  WebhookRecover,
+  WebhookRecoverResult,
+  WebhookStatus,
 } from "./schemas/index.js";
 
 /** Counts of contexts per freshness (and per business status), for `pipeline status`. */
@@ -176,7 +179,16 @@ export interface DdsService {
   listWebhooks(query?: ListQuery): Promise<Page<Webhook>>;
   getWebhook(webhookId: string): Promise<Webhook>;
   deleteWebhook(webhookId: string): Promise<void>;
+  /** Enables a webhook (after it was disabled by request or for failing) or disables it. */
+  setWebhookStatus(webhookId: string, status: WebhookStatus | string): Promise<Webhook>;
   listWebhookDeliveries(webhookId: string, query?: ListQuery): Promise<Page<WebhookDelivery>>;
+  /**
+   * Sends one delivery again, with its `webhook-id`, on a fresh retry schedule. A pending
+   * delivery is left as it is (it is already owed): never two of one message at once.
+   */
+  redeliverWebhookDelivery(webhookId: string, deliveryId: string): Promise<WebhookDelivery>;
+  /** Sends every failed delivery of a webhook created in [since, until) again, as redeliver does. */
+  recoverWebhookDeliveries(webhookId: string, body: WebhookRecover): Promise<WebhookRecoverResult>;
 
   // Pipeline (not a REST resource: local mode drains it, remote mode waits for it)
   runPipeline(options?: PipelineRunOptions): Promise<PipelineRunResult>;

@@ -36,6 +36,9 @@ const DOMAIN: Partial<Record<Operation, Domain>> = {
   updateRule: RULE_WRITE,
   setRuleStatus: { 422: ["invalid_transition"] },
   evaluateRule: { 422: ["compile_failed"], notFound: true },
+  setWebhookStatus: { 422: ["invalid_transition"] },
+  redeliverWebhookDelivery: { 409: ["webhook_disabled"] },
+  recoverWebhookDeliveries: { 409: ["webhook_disabled"] },
 };
 
 function add(codes: ErrorCodes, status: number, ...values: string[]): void {

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { CONTEXT_STATUSES, MODEL_STATUSES, RULE_STATUSES } from "../contract/constants.js";
+import { CONTEXT_STATUSES, MODEL_STATUSES, RULE_STATUSES, WEBHOOK_STATUSES } from "../contract/constants.js";
 import { DEFAULT_LIMIT, FILTER_OPS, LIST_SPECS, MAX_LIMIT } from "../contract/list-query.js";
 import type { RouteSpec } from "../contract/routes.js";
 import * as S from "../contract/schemas/index.js";
@@ -29,7 +29,7 @@ const ITEMS: Record<keyof typeof LIST_SPECS, z.ZodType> = {
 };
 
 /** The states `PUT .../status/{targetStatus}` moves a resource to, by the route's tag. */
-const TARGETS: Record<string, readonly string[]> = { models: MODEL_STATUSES, contexts: CONTEXT_STATUSES, rules: RULE_STATUSES };
+const TARGETS: Record<string, readonly string[]> = { models: MODEL_STATUSES, contexts: CONTEXT_STATUSES, rules: RULE_STATUSES, webhooks: WEBHOOK_STATUSES };
 
 /** A property of an object schema by dotted path (`rule.severity`), optional/nullable unwrapped. */
 function propertyOf(schema: z.ZodType, path: string): z.ZodType | undefined {

@@ -54,6 +54,8 @@ const NAMED = new Map<z.ZodType, z.ZodType>(
       [S.Webhook, "Webhook"],
       [S.WebhookCreate, "WebhookCreate"],
       [S.WebhookDelivery, "WebhookDelivery"],
+      [S.WebhookRecover, "WebhookRecover"],
+      [S.WebhookRecoverResult, "WebhookRecoverResult"],
       [S.BulkResponse, "BulkResponse"],
       [S.ProblemSchema, "Problem"],
       [EvaluationDoc, "Evaluation"],

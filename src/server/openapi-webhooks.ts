@@ -1,4 +1,6 @@
 import { WEBHOOK_EVENTS } from "../contract/constants.js";
+import { DEFAULT_DISABLE_AFTER_MS, DEFAULT_SCHEDULE_TEXT, DEFAULT_TIMEOUT_MS } from "../engine/webhooks/index.js";
+import { formatDuration } from "../util/duration.js";
 
 /** Headers every answer, a 401, a replay and a 201 carry: shared components. */
 export const HEADER_COMPONENTS = {
@@ -63,6 +65,12 @@ const SIGNATURE_HEADERS = [
   },
 ];
 
+/** What a receiver's answer does, with the defaults of `ddsctl serve` (docs/webhooks.md). */
+const RETRIES =
+  `delivered. Anything else, or no answer within the time-out (${formatDuration(DEFAULT_TIMEOUT_MS)} by default), is retried with the same webhook-id ` +
+  `after ${DEFAULT_SCHEDULE_TEXT.split(",").join(", ")} (each ±10 %; serve --webhook-schedule changes it), then the delivery is failed; ` +
+  `a webhook whose every attempt failed for ${formatDuration(DEFAULT_DISABLE_AFTER_MS)} is disabled. Failed deliveries can be sent again (redeliver, recover).`;
+
 /**
  * The `webhooks` section: one POST per event type, with its body `{type, timestamp, data}`
  * and the Standard Webhooks signature headers. A 2xx answer settles the delivery; anything
@@ -93,7 +101,7 @@ export function webhooksSection(): Record<string, unknown> {
               },
             },
           },
-          responses: { "2XX": { description: "delivered; any other answer is retried (0.5 s × 2^(attempt−1), 8 attempts)" } },
+          responses: { "2XX": { description: RETRIES } },
         },
       },
     ]),

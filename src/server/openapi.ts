@@ -10,6 +10,7 @@ import { HEADER_COMPONENTS, headerRef, servicePaths, webhooksSection } from "./o
 type RouteConfig = Parameters<OpenAPIHono["openAPIRegistry"]["registerPath"]>[0];
 
 const WRITE_METHODS = new Set(["POST", "PATCH", "PUT", "DELETE"]);
+const SUCCESS: Record<200 | 201 | 202, string> = { 200: "ok", 201: "created", 202: "accepted: the dispatcher sends it (see the webhooks section)" };
 
 /** The documented success body of a route (traces use the TraceStep stand-in). */
 function responseOf(route: RouteSpec): z.ZodType {
@@ -38,7 +39,7 @@ function toConfig(route: RouteSpec): RouteConfig {
   const success =
     route.status === 204
       ? { description: "done, no body" }
-      : { description: route.status === 201 ? "created" : "ok", content: { "application/json": { schema: responseOf(route) } } };
+      : { description: SUCCESS[route.status], content: { "application/json": { schema: responseOf(route) } } };
   return {
     method: route.method.toLowerCase() as RouteConfig["method"],
     path: `/v1${route.path}`,

@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { performance } from "node:perf_hooks";
-import { v7 as uuidv7 } from "uuid";
+import { newId as uuidv7 } from "../../dist/util/ids.js";
 import { createLocalEngine } from "../../dist/engine/local-engine.js";
 import { uuidBytes } from "../../dist/engine/store/values.js";
 

@@ -1,7 +1,11 @@
 // `ddsctl import contributions` of the two import shapes (see import-shapes.mjs), locally
-// and against `ddsctl serve`, next to `sqlite-utils insert --nl` loading the same file as
-// the peer; after the record-heavy import, how long the pipeline takes to resolve it.
-// Standalone: node test/bench/import-bench.mjs [--rows 1000000] [--heavy-rows 200000] [--keep]
+// and against `ddsctl serve`, next to `sqlite-utils insert --nl` loading the same file (the
+// peer) and to the ceiling of the project's own tables (raw prepared inserts of exactly the
+// rows the import stores: ceiling.mjs); the database's size beside the release before the
+// compact storage; after the record-heavy import, how long the pipeline takes to resolve
+// it; and the upgrade of a database of the earlier schema holding as many rows.
+// Every loader reads the same file; with --runs N they take turns N times (medians).
+// Standalone: node test/bench/import-bench.mjs [--rows 1000000] [--heavy-rows 200000] [--runs 1] [--keep]
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -10,11 +14,22 @@ import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { createLocalEngine } from "../../dist/engine/local-engine.js";
+import { sqliteCeiling } from "./ceiling.mjs";
 import { SHAPES, writeShape } from "./import-shapes.mjs";
+import { legacyDatabase } from "./legacy-db.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = join(ROOT, "bin/ddsctl");
 const TIME = "/usr/bin/time";
+
+/**
+ * The size of the database file after these imports with the release before the compact
+ * storage (main at ae3085a, SQLite schema 4): the same generator's files, 1,000,000
+ * friendly lines and 200,000 record-heavy ones, imported with `--create-contexts
+ * --no-wait`, file size once the import closed it (its WAL checkpointed), on 2026-11-26.
+ * A bench of smaller files scales these by their line counts.
+ */
+const EARLIER_BYTES = { friendly: { lines: 1_000_000, bytes: 737_456_128 }, "record-heavy": { lines: 200_000, bytes: 292_966_400 } };
 
 async function setupDb(db, models) {
   const engine = createLocalEngine({ db });
@@ -90,43 +105,108 @@ function sqliteUtils() {
 }
 
 const importArgs = (file) => ["import", "contributions", file, "--create-contexts", "--no-wait", "--quiet", "--json"];
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sizeOf = (db) => ["", "-wal"].reduce((n, s) => n + (existsSync(db + s) ? statSync(db + s).size : 0), 0);
+const forget = (file) => {
+  for (const suffix of [".checkpoint.json", ".checkpoint.lines", ".rejects.ndjson"]) rmSync(`${file}${suffix}`, { force: true });
+};
+const drop = (db) => {
+  for (const suffix of ["", "-wal", "-shm", ".key"]) rmSync(`${db}${suffix}`, { force: true });
+  rmSync(`${db}.owners`, { recursive: true, force: true });
+};
 
-/** Imports one shape locally, remotely and with the peer; returns its rows and ratios. */
-async function runShape(dir, shape, rows, targets, peer) {
+/** One round of every loader on one file, in turn; returns their seconds and what else they measured. */
+async function round(dir, shape, file, rows, peer, keepDb) {
+  const r = {};
+  const localDb = join(dir, `${shape.label}-local.db`);
+  drop(localDb);
+  await setupDb(localDb, shape.models);
+  forget(file);
+  const local = await measure("node", [BIN, "--local", localDb, ...importArgs(file)]);
+  const summary = JSON.parse(local.stdout);
+  if (summary.created !== rows) throw new Error(`local import created ${summary.created} of ${rows}: ${local.stdout}`);
+  r.local = local.seconds;
+  r.localRss = local.rssMiB;
+  r.bytes = sizeOf(localDb);
+  if (!keepDb) drop(localDb);
+  const ceilingDb = join(dir, `${shape.label}-ceiling.db`);
+  drop(ceilingDb);
+  r.ceiling = await sqliteCeiling(ceilingDb, file, shape);
+  drop(ceilingDb);
+  const remoteDb = join(dir, `${shape.label}-remote.db`);
+  drop(remoteDb);
+  await setupDb(remoteDb, shape.models);
+  const token = JSON.parse(execFileSync("node", [BIN, "--local", remoteDb, "tokens", "create", "--scope", "write", "--json", "--quiet"], { encoding: "utf8" })).token;
+  const server = await serve(remoteDb);
+  forget(file);
+  try {
+    const remote = await measure("node", [BIN, "--remote", server.url, "--token", token, ...importArgs(file)]);
+    r.remote = remote.seconds;
+    r.remoteRss = remote.rssMiB;
+  } finally {
+    await server.stop();
+  }
+  drop(remoteDb);
+  if (peer) {
+    const peerDb = join(dir, `${shape.label}-peer.db`);
+    drop(peerDb);
+    r.peer = (await measure(peer, ["insert", peerDb, "contributions", file, "--nl"])).seconds;
+    drop(peerDb);
+  }
+  return { ...r, localDb };
+}
+
+/** Imports one shape with every loader, `runs` times in turn; returns its rows and ratios. */
+async function runShape(dir, shape, rows, targets, peer, runs) {
   const contexts = shape.defaultContexts;
   const file = join(dir, `${shape.label}.ndjson`);
   const out = [];
   await writeShape(file, shape, rows, contexts);
   const mb = (statSync(file).size / 1024 / 1024).toFixed(0);
   const tag = `${shape.label}, ${contexts} contexts, ${mb} MB`;
-  // Local: the embedded engine, batches committed in write groups.
-  const localDb = join(dir, `${shape.label}-local.db`);
-  await setupDb(localDb, shape.models);
-  const local = await measure("node", [BIN, "--local", localDb, ...importArgs(file)]);
-  const summary = JSON.parse(local.stdout);
-  if (summary.created !== rows) throw new Error(`local import created ${summary.created} of ${rows}: ${local.stdout}`);
-  out.push({ name: `ddsctl import, local (${tag})`, rows, seconds: local.seconds, rssMiB: local.rssMiB });
-  // Remote: against ddsctl serve on the same kind of database, 4 requests in flight.
-  const remoteDb = join(dir, `${shape.label}-remote.db`);
-  await setupDb(remoteDb, shape.models);
-  const token = JSON.parse(execFileSync("node", [BIN, "--local", remoteDb, "tokens", "create", "--scope", "write", "--json", "--quiet"], { encoding: "utf8" })).token;
-  const server = await serve(remoteDb);
-  let remote;
-  try {
-    remote = await measure("node", [BIN, "--remote", server.url, "--token", token, ...importArgs(file)]);
-  } finally {
-    await server.stop();
-  }
-  out.push({ name: `ddsctl import, remote via ddsctl serve (${shape.label})`, rows, seconds: remote.seconds, rssMiB: remote.rssMiB });
+  const rounds = [];
+  // The last round keeps its local database: the record-heavy one is resolved afterwards.
+  for (let i = 0; i < runs; i++) rounds.push(await round(dir, shape, file, rows, peer, i === runs - 1));
+  const m = (k) => median(rounds.map((r) => r[k]));
+  const n = runs > 1 ? ` (median of ${runs})` : "";
+  out.push({ name: `ddsctl import, local (${tag})${n}`, rows, seconds: m("local"), rssMiB: m("localRss") });
+  out.push({ name: `ceiling: raw prepared inserts of the rows it stores (${shape.label})${n}`, rows, seconds: m("ceiling") });
+  out.push({ name: `ddsctl import, remote via ddsctl serve (${shape.label})${n}`, rows, seconds: m("remote"), rssMiB: m("remoteRss") });
+  const ratio = (a, b) => median(rounds.map((r) => r[a] / r[b]));
   if (peer) {
-    const su = await measure(peer, ["insert", join(dir, `${shape.label}-peer.db`), "contributions", file, "--nl"]);
-    out.push({ name: `sqlite-utils insert --nl, same file (${shape.label})`, rows, seconds: su.seconds, rssMiB: su.rssMiB });
-    out.push({ name: `local import vs sqlite-utils (${shape.label})`, ratio: su.seconds / local.seconds, target: `>= ${targets.peer.toFixed(2)}`, targetValue: targets.peer });
+    out.push({ name: `sqlite-utils insert --nl, same file (${shape.label})${n}`, rows, seconds: m("peer") });
+    out.push({ name: `local import vs sqlite-utils (${shape.label})`, ratio: ratio("peer", "local"), target: `>= ${targets.peer.toFixed(2)}`, targetValue: targets.peer });
+    out.push({ name: `ceiling vs sqlite-utils (${shape.label}): what the target leaves room for`, ratio: ratio("peer", "ceiling"), target: "-" });
   }
-  out.push({ name: `remote vs local import (${shape.label})`, ratio: local.seconds / remote.seconds, target: ">= 0.70", targetValue: 0.7 });
-  out.push({ name: `peak RSS of the local import, MiB (${shape.label})`, ratio: local.rssMiB, target: "< 200", targetValue: 200, lowerIsBetter: true });
-  out.push({ name: `peak RSS of the remote import, MiB (${shape.label})`, ratio: remote.rssMiB, target: "< 200", targetValue: 200, lowerIsBetter: true });
-  return { out, localDb, localSeconds: local.seconds };
+  out.push({ name: `local import vs its ceiling (${shape.label})`, ratio: ratio("ceiling", "local"), target: "-" });
+  out.push({ name: `remote vs local import (${shape.label})`, ratio: ratio("local", "remote"), target: ">= 0.70", targetValue: 0.7 });
+  const earlier = EARLIER_BYTES[shape.label];
+  const earlierBytes = (earlier.bytes * rows) / earlier.lines;
+  out.push({
+    note: `database size after the ${shape.label} import: ${(m("bytes") / 1024 / 1024).toFixed(1)} MiB, the earlier storage's ${(earlierBytes / 1024 / 1024).toFixed(1)} MiB${rows === earlier.lines ? "" : " (scaled to the line count)"}`,
+  });
+  out.push({ name: `database size vs the earlier storage's, SQLite (${shape.label})`, ratio: m("bytes") / earlierBytes, target: "<= 0.50", targetValue: 0.5, lowerIsBetter: true });
+  out.push({ name: `peak RSS of the local import, MiB (${shape.label})`, ratio: m("localRss"), target: "< 200", targetValue: 200, lowerIsBetter: true });
+  out.push({ name: `peak RSS of the remote import, MiB (${shape.label})`, ratio: m("remoteRss"), target: "< 200", targetValue: 200, lowerIsBetter: true });
+  return { out, localDb: rounds[rounds.length - 1].localDb, localSeconds: m("local") };
+}
+
+/**
+ * The upgrade of a database of the earlier schema (SQLite schema 4) holding `rows` records
+ * and contributions of the record-heavy shape, by `ddsctl migrate`, against the import that
+ * filled the same rows.
+ */
+async function upgradeLine(dir, rows, importSeconds) {
+  const db = join(dir, "legacy.db");
+  await legacyDatabase(db, rows);
+  const run = await measure("node", [BIN, "--local", db, "migrate", "--json"]);
+  const state = JSON.parse(run.stdout);
+  if (state.pending !== 0) throw new Error(`migrate left ${state.pending} migration(s): ${run.stdout}`);
+  drop(db);
+  return [
+    { name: `ddsctl migrate of a schema-4 database with ${rows} contributions`, rows, seconds: run.seconds, rssMiB: run.rssMiB },
+    { name: "upgrade time / import time of as many rows (record-heavy)", ratio: run.seconds / importSeconds, target: "<= 1.00", targetValue: 1, lowerIsBetter: true },
+  ];
 }
 
 /**
@@ -134,19 +214,20 @@ async function runShape(dir, shape, rows, targets, peer) {
  * ratios and notes. The record-heavy local database is then resolved by `pipeline run`,
  * timed against the import that filled it.
  */
-export async function runImportBench({ rows = 1_000_000, heavyRows = 200_000, keep = false } = {}) {
+export async function runImportBench({ rows = 1_000_000, heavyRows = 200_000, runs = 1, keep = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "bench-import-"));
   const out = [];
   try {
     const peer = sqliteUtils();
     if (!peer) out.push({ note: "sqlite-utils is not installed and apt-get install -y sqlite-utils failed: no peer ratios" });
-    const friendly = await runShape(dir, SHAPES.friendly, rows, { peer: 1.5 }, peer);
+    const friendly = await runShape(dir, SHAPES.friendly, rows, { peer: 1.5 }, peer, runs);
     out.push(...friendly.out);
-    const heavy = await runShape(dir, SHAPES.recordHeavy, heavyRows, { peer: 1.0 }, peer);
+    const heavy = await runShape(dir, SHAPES.recordHeavy, heavyRows, { peer: 1.0 }, peer, runs);
     out.push(...heavy.out);
     const pass = await measure("node", [BIN, "--local", heavy.localDb, "pipeline", "run", "--quiet", "--json"]);
     out.push({ name: `pipeline run after the record-heavy import (${SHAPES.recordHeavy.defaultContexts} contexts)`, rows: heavyRows, seconds: pass.seconds, rssMiB: pass.rssMiB });
     out.push({ name: "resolution time / import time (record-heavy)", ratio: pass.seconds / heavy.localSeconds, target: "<= 1.00", targetValue: 1, lowerIsBetter: true });
+    out.push(...(await upgradeLine(dir, heavyRows, heavy.localSeconds)));
   } finally {
     if (!keep) rmSync(dir, { recursive: true, force: true });
   }
@@ -157,6 +238,11 @@ export async function runImportBench({ rows = 1_000_000, heavyRows = 200_000, ke
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const opt = (name, dflt) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : dflt);
-  const results = await runImportBench({ rows: Number(opt("rows", "1000000")), heavyRows: Number(opt("heavy-rows", "200000")), keep: args.includes("--keep") });
+  const results = await runImportBench({
+    rows: Number(opt("rows", "1000000")),
+    heavyRows: Number(opt("heavy-rows", "200000")),
+    runs: Number(opt("runs", "1")),
+    keep: args.includes("--keep"),
+  });
   process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
 }

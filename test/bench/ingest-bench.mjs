@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createLocalEngine } from "../../dist/engine/local-engine.js";
 import { openStore } from "../../dist/engine/store/db.js";
-import { v7 as uuidv7 } from "uuid";
+import { newId as uuidv7 } from "../../dist/util/ids.js";
 import { MODELS, RULES, contributions } from "./workload.mjs";
 
 async function setup(dir, contexts) {

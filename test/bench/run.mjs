@@ -1,5 +1,5 @@
 // `npm run bench`: the project's benchmarks, printed as one stable table.
-// Usage: node test/bench/run.mjs [--only startup,ingest,eval,http,import,pass,pgimport,studio,scale] [--rows 100000] [--contexts 1000] [--import-rows 1000000] [--heavy-rows 200000] [--pg-import-rows 200000] [--pg-import-runs 1] [--startup-rounds 21]
+// Usage: node test/bench/run.mjs [--only startup,ingest,eval,http,import,pass,pgimport,studio,scale,webhooks] [--rows 100000] [--contexts 1000] [--import-rows 1000000] [--heavy-rows 200000] [--import-runs 1] [--pg-import-rows 200000] [--pg-import-runs 1] [--startup-rounds 21] [--webhook-deliveries 20000] [--webhook-waiting 100000]
 import { runIngestBench } from "./ingest-bench.mjs";
 import { runPgImportBench } from "./pg-import-bench.mjs";
 import { runEvalBench } from "./eval-bench.mjs";
@@ -9,13 +9,14 @@ import { runHttpBench } from "./http-bench.mjs";
 import { runScaleBench } from "./scale-bench.mjs";
 import { runStartupBench } from "./startup-bench.mjs";
 import { runStudioBench } from "./studio-bench.mjs";
+import { runWebhookBench } from "./webhook-bench.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const only = opt("only", "startup,ingest,eval,http,import,pass,pgimport,studio,scale").split(",");
+const only = opt("only", "startup,ingest,eval,http,import,pass,pgimport,studio,scale,webhooks").split(",");
 const rows = Number(opt("rows", "100000"));
 const contexts = Number(opt("contexts", "1000"));
 
@@ -26,12 +27,14 @@ if (only.includes("eval")) results.push(...(await runEvalBench()));
 if (only.includes("http")) results.push(...(await runHttpBench({ rows: Math.min(rows, 20000), contexts: Math.min(contexts, 200) })));
 // Issue 5 names a 1,000,000-line file: the import section uses one unless told otherwise.
 const importRows = Number(opt("import-rows", "1000000"));
-if (only.includes("import")) results.push(...(await runImportBench({ rows: importRows, heavyRows: Number(opt("heavy-rows", "200000")) })));
+if (only.includes("import")) results.push(...(await runImportBench({ rows: importRows, heavyRows: Number(opt("heavy-rows", "200000")), runs: Number(opt("import-runs", "1")) })));
 if (only.includes("pass")) results.push(...(await runPassBench()));
 if (only.includes("pgimport")) results.push(...(await runPgImportBench({ rows: Number(opt("pg-import-rows", "200000")), runs: Number(opt("pg-import-runs", "1")) })));
 if (only.includes("studio")) results.push(...(await runStudioBench()));
 // On PostgreSQL started from the machine's binaries (fails with the reason when it cannot start).
 if (only.includes("scale")) results.push(...(await runScaleBench({ rows: Math.min(rows, 20000), contexts: Math.min(contexts, 200) })));
+// Issue 20: deliveries/s on SQLite and on PostgreSQL (1 and 2 nodes), GET latency while deliveries wait.
+if (only.includes("webhooks")) results.push(...(await runWebhookBench({ deliveries: Number(opt("webhook-deliveries", "20000")), waiting: Number(opt("webhook-waiting", "100000")) })));
 
 const pad = (s, n) => String(s).padEnd(n);
 // The name column fits the longest name, so the figures always line up.

@@ -19,7 +19,8 @@ import { MODELS, RULES, contributions } from "./workload.mjs";
 const BIN = resolve(import.meta.dirname, "../../bin/ddsctl");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function serve(location) {
+/** A `ddsctl serve --database <location>` process; resolves with its origin once it listens. */
+export async function serve(location) {
   const child = execa("node", [BIN, "serve", "--port", "0", "--quiet", "--database", location], { reject: false, env: { NO_COLOR: "1" } });
   const origin = await new Promise((ok, fail) => {
     let seen = "";

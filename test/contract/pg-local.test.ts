@@ -1,7 +1,9 @@
 import { afterAll } from "vitest";
 import { openLocalEngine, type LocalEngine } from "../../src/engine/local-engine.js";
 import { startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
+import { SHARED_SECRET_KEY } from "../helpers/pg-nodes.js";
 import { mortgageSuite } from "./mortgage-suite.js";
+import { webhookSuite } from "./webhook-suite.js";
 
 let cluster: PgCluster | undefined;
 let engine: LocalEngine | undefined;
@@ -13,8 +15,12 @@ afterAll(async () => {
 
 // The same suite as local.test.ts, with the engine in-process on a real PostgreSQL that
 // this file starts from the machine's binaries.
-mortgageSuite("local engine on PostgreSQL", async () => {
-  cluster = await startPostgres();
-  engine = await openLocalEngine({ db: await cluster.createDatabase() });
+// Webhook secrets are sealed with DDS_SECRET_KEY on PostgreSQL (the engine reads the process's environment).
+process.env.DDS_SECRET_KEY ??= SHARED_SECRET_KEY;
+const open = async () => {
+  cluster ??= await startPostgres();
+  engine ??= await openLocalEngine({ db: await cluster.createDatabase() });
   return engine;
-});
+};
+mortgageSuite("local engine on PostgreSQL", open);
+webhookSuite("local engine on PostgreSQL", open);

@@ -1,8 +1,9 @@
 import { afterAll } from "vitest";
 import type { DdsService } from "../../src/contract/service.js";
-import { alternating, startNode, tokenFor, type InProcessNode } from "../helpers/pg-nodes.js";
+import { alternating, SHARED_SECRET_KEY, startNode, tokenFor, type InProcessNode } from "../helpers/pg-nodes.js";
 import { startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
 import { mortgageSuite } from "./mortgage-suite.js";
+import { webhookSuite } from "./webhook-suite.js";
 
 let cluster: PgCluster | undefined;
 const nodes: InProcessNode[] = [];
@@ -19,7 +20,10 @@ afterAll(async () => {
 // node with its own pool, caches, worker and dispatcher. As in http.test.ts, the workers
 // wait 250 ms after the last write before a pass, so a read right after a write sees
 // `stale` as it does locally.
-mortgageSuite("HTTP client alternating between two serve nodes on PostgreSQL", async () => {
+// Webhook secrets are sealed with DDS_SECRET_KEY on PostgreSQL (the engine reads the process's environment).
+process.env.DDS_SECRET_KEY ??= SHARED_SECRET_KEY;
+const open = async () => {
+  if (client) return client;
   cluster = await startPostgres();
   const url = await cluster.createDatabase();
   for (let i = 0; i < 2; i++) nodes.push(await startNode(url, { worker: { settleMs: 250, idleMs: 20 } }));
@@ -28,4 +32,7 @@ mortgageSuite("HTTP client alternating between two serve nodes on PostgreSQL", a
     await tokenFor(url, "admin"),
   );
   return client;
-});
+};
+mortgageSuite("HTTP client alternating between two serve nodes on PostgreSQL", open);
+// Both nodes' dispatchers run: deliveries are tried while the suite looks at them.
+webhookSuite("HTTP client alternating between two serve nodes on PostgreSQL", open);

@@ -19,7 +19,7 @@ const lines: string[] = [];
 
 beforeAll(async () => {
   // A failed delivery is retried a minute later at the earliest: the attempt counted stays one.
-  h = await startServer({ quiet: false, logFormat: "json", log: (l) => lines.push(l), metrics: { port: 0 }, worker: { idleMs: 10, settleMs: 5 }, webhooks: { baseDelayMs: 60_000, intervalMs: 50 } });
+  h = await startServer({ quiet: false, logFormat: "json", log: (l) => lines.push(l), metrics: { port: 0 }, worker: { idleMs: 10, settleMs: 5 }, webhooks: { retryDelaysMs: [60_000], idleMs: 50 } });
   admin = await h.token("admin");
   seeded = await seedWorkspace(h, admin);
 });

@@ -1,7 +1,7 @@
 import { pathParams, type RouteSpec } from "../../src/contract/routes.js";
 import type { Seeded } from "./seed.js";
 
-const STATUS_TARGET: Record<string, string> = { models: "archived", contexts: "completed", rules: "inactive" };
+const STATUS_TARGET: Record<string, string> = { models: "archived", contexts: "completed", rules: "inactive", webhooks: "disabled" };
 
 /** The route's path under /v1 with the seeded workspace's ids filled in. */
 export function fillPath(route: RouteSpec, s: Seeded): string {
@@ -16,6 +16,7 @@ export function fillPath(route: RouteSpec, s: Seeded): string {
     ruleId: s.ruleId,
     contributionId: s.contributionId,
     webhookId: s.webhookId,
+    deliveryId: s.deliveryId,
     targetStatus: STATUS_TARGET[route.tag] ?? "active",
   };
   let path = route.path;
@@ -43,6 +44,7 @@ export function bodyFor(route: RouteSpec, s: Seeded): unknown {
     updateRule: { description: "changed" },
     createWebhook: { url: "http://127.0.0.1:9/other", events: ["context.stale"] },
     evaluateRule: { ruleId: s.ruleId, contextId: s.contextId },
+    recoverWebhookDeliveries: { since: "2000-01-01T00:00:00Z" },
   };
   return bodies[route.operation];
 }

@@ -14,11 +14,13 @@ export interface Seeded {
   applicantRecordId: string;
   ruleId: string;
   webhookId: string;
+  /** A delivery of the webhook (for the routes that name one). */
+  deliveryId: string;
 }
 
 /**
  * Seeds a workspace through the HTTP client: the mortgage models (active), a rule, a
- * resolved context with a loan linked to an applicant, and a webhook.
+ * resolved context with a loan linked to an applicant, and a webhook with deliveries.
  */
 export async function seedWorkspace(h: Harness, token: string): Promise<Seeded> {
   const client = createHttpClient({ baseUrl: `${h.origin}/v1`, token });
@@ -32,7 +34,11 @@ export async function seedWorkspace(h: Harness, token: string): Promise<Seeded> 
   const run = await client.runPipeline({ contextIds: [contextId], timeoutMs: 10_000 });
   if (run.resolved[0] !== contextId) throw new Error(`seed context did not resolve: ${JSON.stringify(run)}`);
   const loan = await client.getModel(models.Loan);
-  const webhookId = (await client.createWebhook({ url: "http://127.0.0.1:9/hook", events: ["context.resolved"] })).webhookId;
+  const webhookId = (await client.createWebhook({ url: "http://127.0.0.1:9/hook", events: ["context.resolved", "context.status_changed"] })).webhookId;
+  // Completed and reopened: two deliveries, and the context is active as before.
+  await client.setContextStatus(contextId, "completed");
+  await client.setContextStatus(contextId, "active");
+  const deliveryId = (await client.listWebhookDeliveries(webhookId)).data[0].deliveryId;
   return {
     client,
     models,
@@ -43,5 +49,6 @@ export async function seedWorkspace(h: Harness, token: string): Promise<Seeded> 
     applicantRecordId: applicant.recordId,
     ruleId,
     webhookId,
+    deliveryId,
   };
 }

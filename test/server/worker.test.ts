@@ -95,7 +95,7 @@ describe("the in-process pipeline worker", () => {
     });
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
     try {
-      const h = await startServer({ worker: { idleMs: 10, settleMs: 10 }, webhooks: { intervalMs: 20 } });
+      const h = await startServer({ worker: { idleMs: 10, settleMs: 10 }, webhooks: {} });
       open.push(h);
       const token = await h.token("admin");
       const hook = await h.request("POST", "/v1/webhooks", {

@@ -28,7 +28,6 @@ const ALLOWED: Record<string, string[]> = {
 /** Packages only one corner of the code may import. */
 const OWNED: [RegExp, (path: string) => boolean][] = [
   [/^better-sqlite3/, (p) => relative(SRC, p).startsWith("engine/store/sqlite/")],
-  [/^drizzle-orm/, (p) => relative(SRC, p).startsWith("engine/store/")],
   [/^postgres$/, (p) => relative(SRC, p).startsWith("engine/store/postgres/")],
   [/^undici$/, (p) => layer(p) === "client"],
   [/^(prom-client|pino)$/, (p) => layer(p) === "server"],

@@ -3,6 +3,7 @@ import { asDatabaseUnavailable } from "../../src/engine/store/db-errors.js";
 import { redactUrl } from "../../src/engine/store/location.js";
 import { createPermits } from "../../src/engine/store/postgres/pg-permits.js";
 import { parsePgUrl } from "../../src/engine/store/postgres/pg-url.js";
+import { backoffMs, RECONNECT_BACKOFF } from "../../src/util/backoff.js";
 
 describe("PostgreSQL URLs", () => {
   it("hide the password, multi-host ones too", () => {
@@ -51,5 +52,14 @@ describe("the pool's slots", () => {
     expect(permits.oldest()).toBeGreaterThanOrEqual(0);
     got!.release();
     expect(permits.oldest()).toBe(0);
+  });
+});
+
+describe("reconnecting", () => {
+  it("backs off doubling from 0.2 s to a cap of 1.5 s, plus up to half again at random", () => {
+    const at = (attempts: number, r: number) => backoffMs(attempts, { ...RECONNECT_BACKOFF, random: () => r });
+    expect([1, 2, 3, 4, 10, 1000].map((n) => at(n, 0))).toEqual([200, 400, 800, 1500, 1500, 1500]);
+    expect(at(10, 0.999)).toBeLessThanOrEqual(2250);
+    expect(at(1, 0.5)).toBe(250);
   });
 });

@@ -30,6 +30,38 @@ interface LegacyDelivery {
 }
 
 /**
+ * A view the release recorded, in today's words: the one documented rename between its
+ * answers and today's is the delivery status `delivered`, which the API has called
+ * `succeeded` since webhooks gained statuses to filter by (it is still stored as
+ * `delivered`; see webhook-view.ts). Nothing else is mapped.
+ */
+function inTodaysWords(name: string, view: unknown): unknown {
+  if (name !== "deliveries") return view;
+  const listing = view as Listing<Record<string, unknown>>;
+  return { ...listing, data: listing.data.map((d) => (d.status === "delivered" ? { ...d, status: "succeeded" } : d)) };
+}
+
+/**
+ * Where today's answer lost or changed what the release recorded, reading the recorded
+ * view as a subset: every field it has, at any depth, present and equal today (today may
+ * add fields); every array of the same length, item by item in order; every scalar and
+ * null exactly equal. Empty when nothing was lost.
+ */
+function lostOrChanged(recorded: unknown, today: unknown, path = "$"): string[] {
+  const differs = [`${path}: recorded ${JSON.stringify(recorded)}, today ${JSON.stringify(today)}`];
+  if (Array.isArray(recorded)) {
+    if (!Array.isArray(today) || today.length !== recorded.length) return differs;
+    return recorded.flatMap((item, i) => lostOrChanged(item, today[i], `${path}[${i}]`));
+  }
+  if (recorded !== null && typeof recorded === "object") {
+    if (today === null || typeof today !== "object" || Array.isArray(today)) return differs;
+    const now = today as Record<string, unknown>;
+    return Object.entries(recorded).flatMap(([key, value]) => (key in now ? lostOrChanged(value, now[key], `${path}.${key}`) : [`${path}.${key}: missing today`]));
+  }
+  return Object.is(recorded, today) ? [] : differs;
+}
+
+/**
  * The upgrade of one release's database, through the real CLI: `ddsctl migrate`, then the
  * release's export and views read the same, its keyed requests replay on `ddsctl serve`,
  * its pending webhook deliveries go out signed with its secret, and its removed link stays
@@ -72,7 +104,13 @@ export function describeUpgrade(c: UpgradeCase): void {
     it("every view the release recorded reads the same (models, rules, fields, contexts, tokens, webhooks, deliveries, lineage, links, contributions, evaluations)", async () => {
       const recorded = Object.entries(views(replay.ids)).filter(([name]) => name in fixture.views);
       expect(recorded.length).toBeGreaterThanOrEqual(10);
-      for (const [name, argv] of recorded) expect(await cliJson(target, argv), name).toEqual(fixture.views[name]);
+      // Nothing the release answered is lost or changed: every field it recorded reads the
+      // same today, at every depth, and every list has the same items in the same order.
+      // Today's answers may carry fields the release did not have (a webhook's status,
+      // disabledAt, disabledReason and failingSince; a delivery's messageId), so each
+      // recorded view is compared as a subset of today's rather than equal to it; only the
+      // documented renames are mapped (inTodaysWords).
+      for (const [name, argv] of recorded) expect(lostOrChanged(inTodaysWords(name, fixture.views[name]), await cliJson(target, argv)), name).toEqual([]);
     });
 
     describe("on a real ddsctl serve", () => {
@@ -123,8 +161,9 @@ export function describeUpgrade(c: UpgradeCase): void {
         }
         await until(async () => {
           const listed = await cliJson<Listing<Delivery>>(target, ["webhooks", "deliveries", replay.ids.webhook, "--all"]);
-          return pending.every((p) => listed.data.find((d) => d.deliveryId === p.id)?.status === "delivered");
-        }, "the deliveries marked delivered", 20_000);
+          // Stored as `delivered`, which the API calls `succeeded`.
+          return pending.every((p) => listed.data.find((d) => d.deliveryId === p.id)?.status === "succeeded");
+        }, "the deliveries marked succeeded", 20_000);
       });
     });
 

@@ -43,6 +43,45 @@ export function outboxRows(engine: LocalEngine, webhookId?: string): { eventType
   return rows.map((r) => ({ ...r, messageId: `msg_${uuidString(r.messageId)}`, payload: JSON.parse(r.payload) as { type: string; timestamp: string; data: Record<string, unknown> } }));
 }
 
+/**
+ * Logs every result written to a delivery row into `delivery_results` (a trigger in the
+ * database file, so it sees the writes of any process): what each settle stored, in order,
+ * without racing the dispatcher to read it before the next claim moves it. A claim changes
+ * the attempt count and is not logged; a settle (or a disabling) keeps it. Rows are logged
+ * by the delivery's integer key (`webhook_deliveries.id`), times as the epoch ms SQLite stores.
+ */
+export function logDeliveryResults(raw: Database.Database): void {
+  raw.exec(`
+    CREATE TABLE delivery_results (seq INTEGER PRIMARY KEY, id INTEGER, status TEXT, attempts INTEGER, next_attempt_at INTEGER, last_status_code INTEGER, last_error TEXT, at INTEGER);
+    CREATE TRIGGER delivery_results_log AFTER UPDATE ON webhook_deliveries WHEN NEW.attempts = OLD.attempts BEGIN
+      INSERT INTO delivery_results (id, status, attempts, next_attempt_at, last_status_code, last_error, at)
+      VALUES (NEW.id, NEW.status, NEW.attempts, NEW.next_attempt_at, NEW.last_status_code, NEW.last_error, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
+    END;`);
+}
+
+/** One logged result of a delivery. */
+export interface LoggedResult {
+  /** The delivery's key in the store (`webhook_deliveries.id`), not its API id. */
+  id: number;
+  status: string;
+  attempts: number;
+  nextAttemptAt: number | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  /** When it was written (epoch ms, SQLite's clock: the machine's, as the dispatcher's). */
+  at: number;
+}
+
+/** The logged results, in order (of one delivery, by its key, when named). */
+export function loggedResults(raw: Database.Database, deliveryKey?: number): LoggedResult[] {
+  return raw
+    .prepare(
+      `SELECT id, status, attempts, next_attempt_at AS nextAttemptAt, last_status_code AS lastStatusCode, last_error AS lastError, at FROM delivery_results
+       ${deliveryKey === undefined ? "" : "WHERE id = ?"} ORDER BY seq`,
+    )
+    .all(...(deliveryKey === undefined ? [] : [deliveryKey])) as LoggedResult[];
+}
+
 /** One request the receiver saw, with whether its signature verified. */
 export interface Received {
   id: string;
@@ -50,15 +89,18 @@ export interface Received {
   body: string;
   verified: boolean;
   payload: unknown;
+  /** When the request arrived (epoch ms, this process's clock, which the dispatcher shares). */
+  at: number;
 }
 
 /**
  * A real HTTP endpoint on 127.0.0.1 that verifies every request's Standard Webhooks
- * signature with the `standardwebhooks` package and answers `status()` (default 204).
+ * signature with the `standardwebhooks` package and answers `status(request)` (default 204).
  */
-export async function startReceiver(secret: () => string, status: () => number = () => 204, port = 0): Promise<{ url: string; port: number; received: Received[]; server: Server; close(): Promise<void> }> {
+export async function startReceiver(secret: () => string, status: (request: Received) => number = () => 204, port = 0): Promise<{ url: string; port: number; received: Received[]; server: Server; close(): Promise<void> }> {
   const received: Received[] = [];
   const server = createServer((req, res) => {
+    const at = Date.now();
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -72,8 +114,9 @@ export async function startReceiver(secret: () => string, status: () => number =
       } catch {
         verified = false;
       }
-      received.push({ id: headers["webhook-id"], timestamp: headers["webhook-timestamp"], body, verified, payload });
-      res.statusCode = verified ? status() : 401;
+      const request = { id: headers["webhook-id"], timestamp: headers["webhook-timestamp"], body, verified, payload, at };
+      received.push(request);
+      res.statusCode = verified ? status(request) : 401;
       res.end();
     });
   });

@@ -2,24 +2,32 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LocalEngine } from "../../src/engine/local-engine.js";
-import { createWebhookDispatcher, retryDelayMs } from "../../src/engine/webhooks/index.js";
+import { createWebhookDispatcher, DEFAULT_SCHEDULE, DEFAULT_SCHEDULE_TEXT, maxAttempts, retryDelayMs } from "../../src/engine/webhooks/index.js";
 import { tempDb, rawOf } from "./support.js";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 
-describe("retryDelayMs", () => {
-  const opts = { baseDelayMs: 500, maxDelayMs: 3_600_000, jitter: 0.1, random: () => 0 };
-  it("doubles from the base and stops at the cap", () => {
-    expect([1, 2, 3, 4, 8].map((n) => retryDelayMs(n, opts))).toEqual([500, 1000, 2000, 4000, 64_000]);
-    expect(retryDelayMs(20, opts)).toBe(3_600_000);
-    expect(retryDelayMs(5000, opts)).toBe(3_600_000);
+describe("the retry schedule", () => {
+  const fixed = (r: number) => ({ ...DEFAULT_SCHEDULE, random: () => r });
+  it("waits 5s, 1m, 5m, 30m, 2h, 5h, 10h, 10h: 9 attempts", () => {
+    const waits = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => retryDelayMs(n, fixed(0.5)));
+    expect(waits).toEqual([5_000, 60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    expect(retryDelayMs(9, fixed(0.5))).toBeUndefined();
+    expect(maxAttempts(DEFAULT_SCHEDULE)).toBe(9);
+    expect(DEFAULT_SCHEDULE_TEXT).toBe("5s,1m,5m,30m,2h,5h,10h,10h");
   });
-  it("adds at most the jitter fraction", () => {
-    expect(retryDelayMs(3, { ...opts, random: () => 0.999 })).toBe(2200);
+  it("spans more than 24 hours even when every wait is jittered to its shortest", () => {
+    const shortest = [1, 2, 3, 4, 5, 6, 7, 8].reduce((sum, n) => sum + retryDelayMs(n, fixed(0))!, 0);
+    expect(shortest).toBeGreaterThan(24 * 3_600_000);
+    expect(shortest).toBe(Math.round(99_365_000 * 0.9));
+  });
+  it("moves each wait by at most the jitter fraction, either way", () => {
+    expect(retryDelayMs(1, fixed(0))).toBe(4_500);
+    expect(retryDelayMs(1, fixed(0.999_999))).toBe(5_500);
     for (let i = 0; i < 50; i++) {
-      const d = retryDelayMs(3, { ...opts, random: Math.random });
-      expect(d).toBeGreaterThanOrEqual(2000);
-      expect(d).toBeLessThanOrEqual(2200);
+      const d = retryDelayMs(2, { ...DEFAULT_SCHEDULE, random: Math.random })!;
+      expect(d).toBeGreaterThanOrEqual(54_000);
+      expect(d).toBeLessThanOrEqual(66_000);
     }
   });
 });
@@ -57,8 +65,8 @@ describe("delivery schedule (fake clock, fake endpoint)", () => {
   });
   afterEach(() => db.cleanup());
 
-  it("backs off base * 2^(attempts-1), is never early, and fails after maxAttempts", async () => {
-    const d = createWebhookDispatcher(s.ctx.store, { fetch: fakeFetch, now: () => clock, baseDelayMs: 500, maxAttempts: 5, random: () => 0 });
+  it("retries after each wait of the schedule, never early, and fails once it is spent", async () => {
+    const d = createWebhookDispatcher(s.ctx.store, { fetch: fakeFetch, now: () => clock, retryDelaysMs: [500, 1000, 2000, 4000], random: () => 0.5 });
     const gaps: number[] = [];
     for (let attempt = 1; attempt <= 5; attempt++) {
       const r = await d.tick();
@@ -88,8 +96,8 @@ describe("delivery schedule (fake clock, fake endpoint)", () => {
     expect(api).toMatchObject({ status: "failed", attempts: 5, lastStatusCode: 503, lastError: "HTTP 503 Service Unavailable", nextAttemptAt: null });
   });
 
-  it("defaults to 8 attempts, capping the delay at maxDelayMs", async () => {
-    const d = createWebhookDispatcher(s.ctx.store, { fetch: fakeFetch, now: () => clock, baseDelayMs: 1000, maxDelayMs: 10_000, random: () => 0 });
+  it("by default keeps a delivery for 9 attempts over more than a day, each stored wait within 10 % of the schedule's", async () => {
+    const d = createWebhookDispatcher(s.ctx.store, { fetch: fakeFetch, now: () => clock });
     const gaps: number[] = [];
     for (;;) {
       await d.tick();
@@ -98,8 +106,29 @@ describe("delivery schedule (fake clock, fake endpoint)", () => {
       gaps.push(after.nextAttemptAt! - clock);
       clock = after.nextAttemptAt!;
     }
-    expect(row()).toMatchObject({ status: "failed", attempts: 8 });
-    expect(gaps).toEqual([1000, 2000, 4000, 8000, 10_000, 10_000, 10_000]);
+    expect(row()).toMatchObject({ status: "failed", attempts: 9 });
+    expect(gaps).toHaveLength(8);
+    gaps.forEach((gap, i) => {
+      expect(gap).toBeGreaterThanOrEqual(DEFAULT_SCHEDULE.delaysMs[i] * 0.9);
+      expect(gap).toBeLessThanOrEqual(DEFAULT_SCHEDULE.delaysMs[i] * 1.1);
+    });
+    // Attempts went on for more than 24 hours: an outage of a day loses nothing.
+    expect(clock - T0).toBeGreaterThan(24 * 3_600_000);
+  });
+
+  it("an outage of 25 hours (the old schedule gave up after about 82 seconds) loses nothing: attempt 9 delivers it", async () => {
+    const d = createWebhookDispatcher(s.ctx.store, { fetch: fakeFetch, now: () => clock, random: () => 0.5 });
+    const back = T0 + 25 * 3_600_000;
+    while (row().status === "pending") {
+      answer = clock >= back ? 204 : 503;
+      expect((await d.tick()).claimed).toBe(1);
+      if (row().status === "pending") clock = row().nextAttemptAt!;
+    }
+    expect(row()).toMatchObject({ status: "delivered", attempts: 9, code: 204 });
+    expect(calls).toHaveLength(9);
+    expect(new Set(calls.map((c) => c.id)).size).toBe(1);
+    // 5s + 1m + 5m + 30m + 2h + 5h + 10h + 10h after the first attempt.
+    expect(clock - T0).toBe(99_365_000);
   });
 
   it("claims are exclusive across processes, and a crashed sender's claim returns after its lease", async () => {

@@ -30,6 +30,7 @@ describe("webhook subscriptions", () => {
     const got = await s.getWebhook(created.webhookId);
     expect(got).not.toHaveProperty("secret");
     expect(got).toEqual({ ...created, secret: undefined, description: "ops" });
+    expect(got).toMatchObject({ status: "enabled", disabledReason: null, disabledAt: null, failingSince: null });
     const listed = await s.listWebhooks();
     expect(listed.data[0]).not.toHaveProperty("secret");
     // ids are compared lowercase, as everywhere else
@@ -106,6 +107,7 @@ describe("webhook subscriptions", () => {
     expect(page.data[0]).toEqual({
       deliveryId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       webhookId: w.webhookId,
+      messageId: expect.stringMatching(/^msg_/),
       eventType: "context.status_changed",
       status: "pending",
       attempts: 0,
@@ -117,8 +119,11 @@ describe("webhook subscriptions", () => {
     });
     const next = await s.listWebhookDeliveries(w.webhookId, { cursor: page.nextCursor! });
     expect(next.data).toHaveLength(1);
-    const pending = await s.listWebhookDeliveries(w.webhookId, { filters: [{ field: "status", op: "eq", value: "delivered" }] });
-    expect(pending.data).toHaveLength(0);
+    for (const status of ["succeeded", "delivered", "failed"]) {
+      const none = await s.listWebhookDeliveries(w.webhookId, { filters: [{ field: "status", op: "eq", value: status }] });
+      expect(none.data, status).toHaveLength(0);
+    }
+    expect((await s.listWebhookDeliveries(w.webhookId, { filters: [{ field: "status", op: "eq", value: "pending" }] })).data).toHaveLength(3);
   });
 
   it("fails a deleted webhook's pending deliveries so nothing is sent for it", async () => {

@@ -8,7 +8,7 @@ import { DdsError, isDdsError, type ErrorCode } from "../../contract/errors.js";
 import { pathBetween, type LifecycleKind } from "../../contract/lifecycle.js";
 import { ddsctlCommand } from "./shell-quote.js";
 
-const GROUP: Record<LifecycleKind, string> = { model: "models", context: "contexts", rule: "rules" };
+const GROUP: Record<LifecycleKind, string> = { model: "models", context: "contexts", rule: "rules", webhook: "webhooks" };
 
 /**
  * The commands that take `ref` from `status` to `target` (`ddsctl contexts status case-1
@@ -17,7 +17,8 @@ const GROUP: Record<LifecycleKind, string> = { model: "models", context: "contex
 export function statusCommands(kind: LifecycleKind, ref: string, status: string, target: string): string | undefined {
   const path = pathBetween(kind, status, target);
   if (!path || path.length === 0) return undefined;
-  return path.map((to) => ddsctlCommand([GROUP[kind], "status", ref, to])).join(" && ");
+  // A webhook moves by `webhooks enable|disable`, the others by `<group> status`.
+  return path.map((to) => ddsctlCommand(kind === "webhook" ? [GROUP[kind], to === "enabled" ? "enable" : "disable", ref] : [GROUP[kind], "status", ref, to])).join(" && ");
 }
 
 /** What a refusal needs: the status the resource must reach, and the codes that say it has not. */

@@ -1,8 +1,11 @@
 import { DdsError, errors } from "../../contract/errors.js";
-import { assertJsonValue, markJsonChecked } from "../../contract/json-limits.js";
+import { assertJsonValue } from "../../contract/json-limits.js";
 import { BULK_MAX_ITEMS, type BulkResponse } from "../../contract/schemas/index.js";
 
-/** Checks a bulk body's envelope: an object with `items`, 1..100 of them (else 400, nothing processed). */
+/**
+ * Checks a bulk body's envelope: an object with `items`, 1..100 of them (else 400, nothing
+ * processed), and the JSON limits of the whole body: its items need no second walk.
+ */
 export function bulkItems(body: unknown): unknown[] {
   if (body === null || typeof body !== "object" || Array.isArray(body)) throw errors.invalid("bulk body must be an object with an items array");
   const extra = Object.keys(body).filter((k) => k !== "items");
@@ -13,9 +16,7 @@ export function bulkItems(body: unknown): unknown[] {
   if (items.length > BULK_MAX_ITEMS) {
     throw new DdsError("bulk_limit_exceeded", `a bulk request takes at most ${BULK_MAX_ITEMS} items, got ${items.length}`);
   }
-  // The JSON limits hold for the whole body; its items need no second walk.
   assertJsonValue(body, "bulk body");
-  markJsonChecked(items);
   return items;
 }
 

@@ -20,7 +20,7 @@ export function createContributionService(ctx: EngineContext, deps: IngestDeps) 
   // written together before the transaction commits.
   const bulk = async (s: Scope, items: unknown[]): Promise<BulkResponse> => {
     const writer = createIngestWriter(s, deps);
-    const outcomes = await writer.addAll(items);
+    const outcomes = await writer.addAll(items, { jsonChecked: true });
     await writer.flush();
     const res = bulkResponse(outcomes, 201);
     keysOf.set(res, writer.writtenKeys());

@@ -2,7 +2,7 @@ import { DdsError, errors } from "../../contract/errors.js";
 import { ContributionCreate, isWellFormedContribution, type Contribution, type SourceType } from "../../contract/schemas/index.js";
 import { assertJsonValue } from "../../contract/json-limits.js";
 import { parseBody } from "../../contract/parse.js";
-import { newId } from "../../util/ids.js";
+import { idText, newIdBytes } from "../../util/ids.js";
 import { isDateTime } from "../models/field-definition.js";
 import type { Scope } from "../engine-context.js";
 import type { StoredModel } from "../models/model-types.js";
@@ -73,7 +73,7 @@ export interface IngestWriter {
    * needs no savepoint). The lookups are made for all items at once: a few queries per
    * call, not a few per item.
    */
-  addAll(bodies: readonly unknown[], sourceTypeOverride?: SourceType): Promise<(Contribution | DdsError)[]>;
+  addAll(bodies: readonly unknown[], options?: { sourceTypeOverride?: SourceType; jsonChecked?: boolean }): Promise<(Contribution | DdsError)[]>;
   /** Writes everything added so far (records, supersessions, contributions, staleness). */
   flush(): Promise<void>;
   /** The store's keys of every contribution written so far, in the order they were added. */
@@ -169,7 +169,8 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       const mapKey = identityMapKey(identity);
       let bound = recordsByKey.get(mapKey) ?? found.get(mapKey);
       if (!bound) {
-        const insert: RecordInsert = { id: newId(), ...identity, now, createdBy: s.actor };
+        const idBytes = newIdBytes();
+        const insert: RecordInsert = { id: idText(idBytes), idBytes, ...identity, now, createdBy: s.actor };
         created.set(insert.id, insert);
         bound = { id: insert.id, created: insert };
       }
@@ -181,8 +182,10 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
     if (previous === undefined && record.key !== undefined) previous = stored.get(sourceMapKey({ recordKey: record.key, sourceId: c.input.sourceId }));
     if (previous?.pending) previous.pending.status = "superseded";
     else if (previous?.key !== undefined) supersededKeys.push(previous.key);
+    const idBytes = newIdBytes();
     const row: ContributionInsert = {
-      id: newId(),
+      id: idText(idBytes),
+      idBytes,
       recordKey: record.key ?? 0,
       sourceId: c.input.sourceId,
       sourceType: sourceTypeOverride ?? c.input.sourceType,
@@ -221,11 +224,12 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   };
 
   return {
-    async addAll(bodies, sourceTypeOverride) {
+    async addAll(bodies, { sourceTypeOverride, jsonChecked = false } = {}) {
       const parsed = bodies.map((body) =>
         caught(() => {
-          // The fast shape check below skips parseBody, so the JSON limits are checked here.
-          assertJsonValue(body, "contribution");
+          // The fast shape check below skips parseBody, so the JSON limits are checked here
+          // (unless the whole bulk body was, by bulkItems).
+          if (!jsonChecked) assertJsonValue(body, "contribution");
           return isWellFormedContribution(body) ? body : parseBody(ContributionCreate, body, "contribution");
         }),
       );
@@ -283,7 +287,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
  */
 export async function ingestOne(s: Scope, deps: IngestDeps, body: unknown, sourceTypeOverride?: SourceType): Promise<Contribution> {
   const writer = createIngestWriter(s, deps);
-  const [result] = await writer.addAll([body], sourceTypeOverride);
+  const [result] = await writer.addAll([body], { sourceTypeOverride });
   if (result instanceof DdsError) throw result;
   await writer.flush();
   return result;

@@ -99,6 +99,8 @@ const CONTRIBUTIONS_OF_CONTEXTS = {
 export interface RecordInsert {
   key?: number;
   id: string;
+  /** The id's 16 bytes, when the writer made it. */
+  idBytes?: Buffer;
   contextKey: number;
   modelKey: number;
   identityKey: string;
@@ -114,6 +116,8 @@ export interface RecordInsert {
 export interface ContributionInsert {
   key?: number;
   id: string;
+  /** The id's 16 bytes, when the writer made it. */
+  idBytes?: Buffer;
   recordKey: number;
   sourceId: string;
   sourceType: string;

@@ -1,3 +1,5 @@
+import { idText } from "../../util/ids.js";
+
 /**
  * The store's value forms shared by both adapters: UUIDs in 16 bytes, digests in 32,
  * times as epoch milliseconds. Pure functions, no I/O.
@@ -17,10 +19,7 @@ export function uuidBytesOf(id: string): Buffer {
 }
 
 /** The lowercase UUID string of 16 bytes. */
-export function uuidString(bytes: Uint8Array): string {
-  const h = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
+export const uuidString: (bytes: Uint8Array) => string = idText;
 
 /** True for a UUID string of any case. */
 export function isUuidText(id: unknown): id is string {

@@ -29,7 +29,8 @@ export function createWebhookOutbox(options: WebhookOutboxOptions = {}) {
     // so each endpoint can deduplicate its own retries by `webhook-id`.
     const payload = JSON.stringify(buildPayload(type, data, createdAt));
     for (const hook of hooks) {
-      await deliveries.enqueue({ id: newId(), webhookKey: hook.key, messageId: newId(), eventType: type, payload, createdAt, dueAt: at });
+      // A disabled webhook's event is kept, failed, so `recover` can send it once it is enabled.
+      await deliveries.enqueue({ id: newId(), webhookKey: hook.key, messageId: newId(), eventType: type, payload, createdAt, dueAt: at, disabled: hook.disabled });
     }
     return hooks.length;
   };

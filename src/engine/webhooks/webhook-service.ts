@@ -1,12 +1,13 @@
 import { errors } from "../../contract/errors.js";
 import type { ListQuery } from "../../contract/list-query.js";
 import { parseBody } from "../../contract/parse.js";
-import { WebhookCreate, type Page, type Webhook, type WebhookDelivery } from "../../contract/schemas/index.js";
+import { WebhookCreate, WebhookRecover, type Page, type Webhook, type WebhookDelivery, type WebhookRecoverResult } from "../../contract/schemas/index.js";
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
 import type { EngineContext, Scope } from "../engine-context.js";
 import { secretBoxFor } from "../secrets/secret-box.js";
 import type { WebhookRow } from "../store/webhook-repo.js";
+import { assertTransition, parseTargetStatus } from "../transitions.js";
 import { newWebhookSecret } from "./webhook-secret.js";
 import { toApiDelivery, toApiWebhook } from "./webhook-view.js";
 
@@ -30,6 +31,14 @@ export function createWebhookService(ctx: EngineContext) {
     if (!row) throw errors.notFound("webhook", webhookId);
     return row;
   };
+  /** Redelivery needs an enabled webhook: a disabled one would only fail the delivery again. */
+  const requireEnabled = async (s: Scope, webhookId: string): Promise<WebhookRow> => {
+    const row = await requireWebhook(s, webhookId);
+    if (row.disabledAt !== null) {
+      throw errors.conflict("webhook_disabled", `webhook ${row.id} is disabled (${row.disabledReason ?? "no reason recorded"}); enable it first: ddsctl webhooks enable ${row.id}`);
+    }
+    return row;
+  };
 
   return {
     /** Creates a subscription; the answer is the only one that shows the secret. */
@@ -43,6 +52,9 @@ export function createWebhookService(ctx: EngineContext) {
         description: input.description ?? "",
         secret: newWebhookSecret(),
         createdAt: nowIso(),
+        failingSince: null,
+        disabledAt: null,
+        disabledReason: null,
       };
       // Stored encrypted (AES-256-GCM, key outside the database), sealed inside the write
       // transaction so a key rotation in another process cannot slip in between.
@@ -64,10 +76,43 @@ export function createWebhookService(ctx: EngineContext) {
       await ctx.tx(async (s) => s.webhooks.softDelete((await requireWebhook(s, webhookId)).id, nowIso()));
     },
 
+    async setWebhookStatus(webhookId: string, target: string): Promise<Webhook> {
+      const to = parseTargetStatus("webhook", target);
+      return ctx.tx(async (s) => {
+        const row = await requireWebhook(s, webhookId);
+        assertTransition("webhook", row.disabledAt === null ? "enabled" : "disabled", to);
+        if (to === "disabled") await s.webhooks.disable(row.id, nowIso(), "disabled by request");
+        else await s.webhooks.enable(row.id);
+        return toApiWebhook((await s.webhooks.get(row.id))!);
+      });
+    },
+
     async listWebhookDeliveries(webhookId: string, query?: ListQuery): Promise<Page<WebhookDelivery>> {
       const hook = await requireWebhook(ctx, webhookId);
       const page = await ctx.webhooks.listDeliveries(hook.id, query ?? {});
       return { data: page.rows.map(toApiDelivery), nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
+    },
+
+    async redeliverWebhookDelivery(webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
+      return ctx.tx(async (s) => {
+        const hook = await requireEnabled(s, webhookId);
+        const found = await s.webhooks.getDelivery(hook.id, String(deliveryId));
+        if (!found) throw errors.notFound("delivery", deliveryId);
+        await s.webhooks.redeliver(hook.id, found.id, Date.now());
+        return toApiDelivery((await s.webhooks.getDelivery(hook.id, found.id))!);
+      });
+    },
+
+    async recoverWebhookDeliveries(webhookId: string, body: unknown): Promise<WebhookRecoverResult> {
+      const input = parseBody(WebhookRecover, body);
+      // Stored times are UTC with milliseconds; an offset in the request is normalised to compare alike.
+      const since = new Date(input.since).toISOString();
+      const until = input.until ? new Date(input.until).toISOString() : null;
+      return ctx.tx(async (s) => {
+        const hook = await requireEnabled(s, webhookId);
+        const recovered = await s.webhooks.recover(hook.id, since, until, Date.now());
+        return { webhookId: hook.id, since, until, recovered };
+      });
     },
   };
 }

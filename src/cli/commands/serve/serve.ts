@@ -7,6 +7,7 @@ import { describeTarget } from "../../target.js";
 import { durationFlag } from "../../common/duration-flag.js";
 import { startupHints } from "./startup-hints.js";
 import { migrationProgress } from "../../common/migration-progress.js";
+import { describeWebhookSettings, webhookArgs, webhookSettings } from "../../common/webhook-settings.js";
 import { openWhenReachable, strayDatabaseErrors } from "./wait-for-database.js";
 
 function parsePort(value: string, flag = "--port"): number {
@@ -60,6 +61,7 @@ export default defineCommand({
     "ddsctl serve --database 'postgres://dds@db-1,db-2/dds?target_session_attrs=read-write' --pool-size 20   # follows a failover",
     "ddsctl serve --port 0   # any free port; the URL is printed on stderr",
     "ddsctl serve --metrics-port 9464 --log-format json   # Prometheus metrics on 127.0.0.1:9464, JSON logs on stderr",
+    "ddsctl serve --webhook-timeout 15s --webhook-schedule 5s,5m,30m,2h,5h,10h,10h --webhook-disable-after 3d",
   ],
   args: {
     port: { type: "string", default: "8080", description: "TCP port (0 picks a free one)" },
@@ -70,6 +72,7 @@ export default defineCommand({
     metricsHost: { type: "string", default: "127.0.0.1", description: "interface the metrics port listens on (no token protects it)" },
     logFormat: { type: "string", choices: ["plain", "json"], default: "plain", description: "plain: compact lines as always; json: one JSON object per request and per event (pino)" },
     poolSize: { type: "string", placeholder: "n", description: "PostgreSQL: connections this node keeps (default: the URL's pool_size, DDS_DB_POOL, or 10)" },
+    ...webhookArgs,
   },
   writes: true,
   async handler(args, ctx) {
@@ -86,6 +89,7 @@ export default defineCommand({
     const leaseMs = durationFlag(flags.lease, "--lease");
     const poolSize = parsePoolSize(flags.poolSize === undefined ? undefined : String(flags.poolSize));
     if (leaseMs < 1000) throw errors.usage(`--lease ${flags.lease}: a lease shorter than 1s would be taken over while its pass still runs`);
+    const webhooks = webhookSettings(flags, ctx.io.env);
     const { out } = ctx;
     // The address and background failures are printed even under --quiet (which silences
     // the access log): with --port 0 the address is the only way to learn the port.
@@ -107,9 +111,11 @@ export default defineCommand({
       if (!store) return say("stopped", "stopped");
       try {
         const metrics = metricsPort === undefined ? undefined : { port: metricsPort, host: String(flags.metricsHost) };
-        const server = await createServer({ store, logger, metrics, worker: { pipeline: { leaseMs } } }).listen(port, flags.host);
+        const server = await createServer({ store, logger, metrics, worker: { pipeline: { leaseMs } }, webhooks }).listen(port, flags.host);
         // The server serves every workspace: each request acts in its token's.
         if (!json) out.info(out.c.dim(describeTarget(target, { workspace: false })));
+        if (json) logger.event("webhook_settings", { ...webhooks }, "info", describeWebhookSettings(webhooks));
+        else out.info(out.c.dim(describeWebhookSettings(webhooks)));
         // Before the address: whoever waits for "listening on" has read every hint.
         const { listTokens } = await import("../../../engine/auth/index.js");
         const active = (await listTokens(store)).filter((t) => !t.revokedAt).length;

@@ -1,10 +1,8 @@
 import { isDdsError } from "../../../contract/errors.js";
 import { asDatabaseUnavailable } from "../../../engine/store/db.js";
 import type { Store } from "../../../engine/store/store.js";
-import { retryDelayMs, type BackoffOptions } from "../../../engine/webhooks/webhook-backoff.js";
+import { backoffMs, RECONNECT_BACKOFF } from "../../../util/backoff.js";
 
-/** Tries again after 0.2 s, doubling to 1.5-2.25 s (jittered), so the node serves within a few seconds of the database's arrival. */
-const AGAIN: BackoffOptions = { baseDelayMs: 200, maxDelayMs: 1500, jitter: 0.5, random: Math.random };
 /** While waiting, the reason is repeated this often even when it does not change. */
 const REMIND_MS = 30_000;
 
@@ -36,7 +34,7 @@ export async function openWhenReachable(open: () => Promise<Store>, say: (line: 
       }
     }
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([stop, new Promise((r) => (timer = setTimeout(r, retryDelayMs(attempt, AGAIN))))]);
+    await Promise.race([stop, new Promise((r) => (timer = setTimeout(r, backoffMs(attempt, RECONNECT_BACKOFF))))]);
     clearTimeout(timer);
   }
   return undefined;

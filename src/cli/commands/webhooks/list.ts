@@ -13,6 +13,6 @@ export default defineCommand({
   async handler(args, ctx) {
     const service = await ctx.service();
     const page = await collectPages(args, listQueryFrom(args, "webhooks"), (q) => service.listWebhooks(q));
-    await renderPage(ctx.out, page, page.data, () => webhookColumns(), "webhooks");
+    await renderPage(ctx.out, page, page.data, () => webhookColumns(ctx.out), "webhooks");
   },
 });

@@ -1,14 +1,7 @@
 import postgres from "postgres";
-import { retryDelayMs, type BackoffOptions } from "../../webhooks/webhook-backoff.js";
+import { backoffMs, RECONNECT_BACKOFF } from "../../../util/backoff.js";
 import { READ_ONLY, reasonOf, TOO_MANY_CONNECTIONS } from "../db-errors.js";
 
-/**
- * How probes of an unreachable database are spaced: 0.2 s, 0.4 s, 0.8 s, then every
- * 1.5-2.25 s (half as much again at random, so nodes that lost the database together do
- * not knock together). The cap is what keeps a node serving within a few seconds of the
- * database's return.
- */
-const PROBE_BACKOFF: BackoffOptions = { baseDelayMs: 200, maxDelayMs: 1500, jitter: 0.5, random: Math.random };
 /** A probe that neither connects nor answers within this long failed. */
 const PROBE_TIMEOUT_S = 5;
 
@@ -82,7 +75,7 @@ export function createAvailability(url: string, settings: Record<string, string>
         reason = reasonOf(err);
         events.onDown(reason);
       } else reason = reasonOf(err);
-      timer = setTimeout(() => void round(attempt + 1), retryDelayMs(attempt + 1, PROBE_BACKOFF));
+      timer = setTimeout(() => void round(attempt + 1), backoffMs(attempt + 1, RECONNECT_BACKOFF));
       timer.unref();
       return;
     }

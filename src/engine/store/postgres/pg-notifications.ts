@@ -1,10 +1,7 @@
 import postgres from "postgres";
-import { retryDelayMs, type BackoffOptions } from "../../webhooks/webhook-backoff.js";
+import { backoffMs, RECONNECT_BACKOFF } from "../../../util/backoff.js";
 import type { Signal } from "../sql.js";
 import { CHANNEL, type Announcement, type CommitSink } from "./pg-sql.js";
-
-/** How listening again is spaced after the connection was lost: 0.2 s doubling to 1.5-2.25 s, jittered. */
-const RELISTEN: BackoffOptions = { baseDelayMs: 200, maxDelayMs: 1500, jitter: 0.5, random: Math.random };
 
 /**
  * What this node hears from the others: one connection that LISTENs on the shared channel.
@@ -84,7 +81,7 @@ export function createNotifications(url: string, connection: Record<string, stri
     retry = setTimeout(() => {
       retry = undefined;
       listen().catch(() => schedule());
-    }, retryDelayMs(++failures, RELISTEN));
+    }, backoffMs(++failures, RECONNECT_BACKOFF));
     retry.unref();
   };
 

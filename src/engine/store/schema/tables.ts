@@ -306,6 +306,10 @@ export const webhooks: Table = {
     secret: c.text({ notNull: true }),
     created_at: c.time({ notNull: true }),
     deleted_at: c.time(),
+    // The first failed attempt since the last success: the clock of automatic disabling.
+    failing_since: c.time(),
+    disabled_at: c.time(),
+    disabled_reason: c.text(),
   },
   indexes: [
     { name: "webhooks_uuid", columns: ["uuid"], unique: true, serves: "a webhook by id" },
@@ -334,7 +338,12 @@ export const webhookDeliveries: Table = {
   indexes: [
     { name: "webhook_deliveries_uuid", columns: ["uuid"], unique: true, serves: "a delivery by id" },
     { name: "webhook_deliveries_due", columns: ["next_attempt_at"], where: "status = 'pending'", serves: "the dispatcher's claim of due deliveries" },
-    { name: "webhook_deliveries_by_hook", columns: ["webhook_id", "created_at", "uuid"], serves: "GET /webhooks/{id}/deliveries" },
+    { name: "webhook_deliveries_by_hook", columns: ["webhook_id", "created_at", "uuid"], serves: "GET /webhooks/{id}/deliveries in its default order" },
+    {
+      name: "webhook_deliveries_by_hook_status",
+      columns: ["webhook_id", "status", "created_at"],
+      serves: "a webhook's deliveries by status (the deliveries list filtered, recover, failing the pending ones when a webhook is disabled)",
+    },
   ],
 };
 
