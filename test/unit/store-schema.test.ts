@@ -53,3 +53,23 @@ describe("store", () => {
     expect(() => openStore(path)).toThrow(/newer than this ddsctl supports/);
   });
 });
+
+describe("a schema change made once for both engines", () => {
+  it("renders, from the declaration, the steps that bring an older table to it", async () => {
+    const { createIndexSql, createTableSql, indexesOn } = await import("../../src/engine/store/schema/ddl.js");
+    const { stepSql } = await import("../../src/engine/store/schema/changes.js");
+    const { TABLES } = await import("../../src/engine/store/schema/tables.js");
+    // A database as it would have been before a column and an index were added.
+    const raw = new Database(":memory:");
+    for (const t of TABLES) {
+      const older = t.name === "webhooks" ? { ...t, columns: Object.fromEntries(Object.entries(t.columns).filter(([c]) => c !== "disabled_reason")) } : t;
+      raw.exec(createTableSql("sqlite", older));
+      for (const i of indexesOn("sqlite", t)) if (i.name !== "webhook_deliveries_by_hook_status") raw.exec(createIndexSql(t, i));
+    }
+    expect(sqliteShape(raw)).not.toEqual(declaredShape("sqlite"));
+    raw.exec(stepSql("sqlite", { addColumn: { table: "webhooks", column: "disabled_reason" } }));
+    raw.exec(stepSql("sqlite", { createIndex: { table: "webhook_deliveries", index: "webhook_deliveries_by_hook_status" } }));
+    expect(sqliteShape(raw)).toEqual(declaredShape("sqlite"));
+    raw.close();
+  });
+});

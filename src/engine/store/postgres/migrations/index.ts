@@ -2,6 +2,7 @@ import type postgres from "postgres";
 import type { OnMigrationProgress } from "../../migration-progress.js";
 import { sql as initial } from "./0001-initial.js";
 import { compactKeys } from "./0002-compact-keys.js";
+import { migrationSql, SHARED_MIGRATIONS } from "../../schema/changes.js";
 
 /** One step from a schema version to the next, run inside the migration's transaction. */
 export interface Migration {
@@ -18,4 +19,6 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { name: "0001-initial", apply: (tx) => tx.unsafe(initial) },
   { name: "0002-compact-keys", apply: compactKeys },
+  // From here on each migration is written once for both engines (schema/changes.ts).
+  ...SHARED_MIGRATIONS.map((m): Migration => ({ name: m.name, apply: (tx) => tx.unsafe(migrationSql("postgres", m)) })),
 ];

@@ -5,6 +5,7 @@ import { sql as hardening } from "./0002-hardening.js";
 import { sql as claimToken } from "./0003-claim-token.js";
 import { sql as leanEvidenceIndexes } from "./0004-lean-evidence-indexes.js";
 import { compactKeys } from "./0005-compact-keys.js";
+import { migrationSql, SHARED_MIGRATIONS } from "../../schema/changes.js";
 
 /** One step from a schema version to the next, run inside the migration's transaction. */
 export interface Migration {
@@ -27,4 +28,6 @@ export const MIGRATIONS: readonly Migration[] = [
   text("0003-claim-token", claimToken),
   text("0004-lean-evidence-indexes", leanEvidenceIndexes),
   { name: "0005-compact-keys", apply: compactKeys },
+  // From here on each migration is written once for both engines (schema/changes.ts).
+  ...SHARED_MIGRATIONS.map((m): Migration => ({ name: m.name, apply: (raw) => raw.exec(migrationSql("sqlite", m)) })),
 ];

@@ -1,0 +1,54 @@
+import { columnType, createIndexSql, defaultLiteral, type Engine } from "./ddl.js";
+import { TABLES } from "./tables.js";
+
+/**
+ * Schema changes made once for both engines. After the compact schema (SQLite schema 5,
+ * PostgreSQL schema 2) a change is: edit the declaration (tables.ts), then append a
+ * migration here whose steps name what changed; each engine's migration list renders the
+ * same steps in its own SQL, from the declaration itself. The schema test upgrades every
+ * released database and compares it with the declaration, so a step that is missing or
+ * wrong fails the suite. A step that moves data may give each engine's SQL (`sql`).
+ */
+export type SchemaStep =
+  | { addColumn: { table: string; column: string } }
+  | { createIndex: { table: string; index: string } }
+  | { dropIndex: string }
+  | { sql: Record<Engine, string> };
+
+/** A migration shared by both engines. */
+export interface SharedMigration {
+  name: string;
+  steps: readonly SchemaStep[];
+}
+
+/** The migrations after the compact schema, in order (none yet). */
+export const SHARED_MIGRATIONS: readonly SharedMigration[] = [];
+
+const tableOf = (name: string) => {
+  const table = TABLES.find((t) => t.name === name);
+  if (!table) throw new Error(`no table ${name} in the declaration`);
+  return table;
+};
+
+/** One step's SQL on `engine`, read from the declaration. */
+export function stepSql(engine: Engine, step: SchemaStep): string {
+  if ("sql" in step) return step.sql[engine];
+  if ("dropIndex" in step) return `DROP INDEX ${step.dropIndex};`;
+  if ("createIndex" in step) {
+    const table = tableOf(step.createIndex.table);
+    const index = table.indexes.find((i) => i.name === step.createIndex.index);
+    if (!index) throw new Error(`no index ${step.createIndex.index} on ${table.name} in the declaration`);
+    return createIndexSql(table, index);
+  }
+  const { table: name, column } = step.addColumn;
+  const col = tableOf(name).columns[column];
+  if (!col) throw new Error(`no column ${name}.${column} in the declaration`);
+  const d = defaultLiteral(engine, col);
+  const check = col.oneOf ? ` CHECK (${column} IN (${col.oneOf.map((v) => `'${v}'`).join(", ")}))` : "";
+  return `ALTER TABLE ${name} ADD COLUMN ${column} ${columnType(engine, col)}${col.notNull ? " NOT NULL" : ""}${d === undefined ? "" : ` DEFAULT ${d}`}${check};`;
+}
+
+/** A shared migration's SQL on `engine`. */
+export function migrationSql(engine: Engine, migration: SharedMigration): string {
+  return migration.steps.map((s) => stepSql(engine, s)).join("\n");
+}
