@@ -28,7 +28,7 @@ const POOL_SETTINGS: Record<string, string> = { TimeZone: "UTC" };
 const STALL_MS = 5000;
 
 /** Creates one driver client (a pool of `max` connections) with ddsctl's settings. */
-export function createClient(url: string, max: number, connection: Record<string, string>): postgres.Sql {
+function createClient(url: string, max: number, connection: Record<string, string>): postgres.Sql {
   const { params } = parsePgUrl(url);
   return postgres(url, {
     max,
