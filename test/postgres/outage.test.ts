@@ -242,6 +242,28 @@ describe("a node paused inside a transaction", () => {
   });
 });
 
+describe("a multi-host URL", () => {
+  it("with target_session_attrs=read-write reaches the primary whatever the hosts' order (a hot standby is passed over)", async () => {
+    const primary = await startPostgres();
+    const standby = await primary.startReplica();
+    try {
+      const single = await primary.createDatabase();
+      const name = single.slice(single.lastIndexOf("/") + 1);
+      // The standby has the database once it has replayed its creation.
+      await until(async () => (await standby.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).length > 0, "the standby to have the database");
+      const url = `postgres://dds@127.0.0.1:${standby.port},127.0.0.1:${primary.port}/${name}?target_session_attrs=read-write`;
+      const n = await node(url);
+      const token = await tokenFor(url, "write");
+      expect((await call(n.origin, token, "POST", "/v1/contexts", { name: "on-the-primary" }, "mh-1")).status).toBe(201);
+      const [where] = await n.store.sql.all<{ port: number; standby: boolean }>("SELECT inet_server_port() AS port, pg_is_in_recovery() AS standby");
+      expect({ port: Number(where.port), standby: where.standby }).toEqual({ port: primary.port, standby: false });
+    } finally {
+      await standby.stop();
+      await primary.stop();
+    }
+  });
+});
+
 describe("a node whose server turns read-only", () => {
   it("makes new connections instead of failing with 500: 503 while no server takes writes, then serves", async () => {
     const own = await startPostgres();
