@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createLocalEngine } from "../../dist/engine/local-engine.js";
 import { openStore } from "../../dist/engine/store/db.js";
+import { uuidBytes, uuidString } from "../../dist/engine/store/values.js";
 import { newId as uuidv7 } from "../../dist/util/ids.js";
 import { MODELS, RULES, contributions } from "./workload.mjs";
 
@@ -45,20 +46,22 @@ export async function runIngestBench({ rows, contexts }) {
   {
     const dir = mkdtempSync(join(tmpdir(), "bench-raw-"));
     const { engine, modelIds, contextIds } = await setup(dir, contexts);
-    const records = contextIds.map(() => uuidv7());
     await engine.close();
     const store = openStore(join(dir, "dds.db"));
     const db = store.raw;
-    const rec = db.prepare("INSERT INTO records (id, workspace, context_id, model_id, identity_key, data, sha256, issues, lineage, created_at, updated_at, created_by) VALUES (?, 'default', ?, ?, '[]', '{}', '', '[]', '{}', ?, ?, 'bench')");
-    const now = new Date().toISOString();
-    db.transaction(() => contextIds.forEach((c, i) => rec.run(records[i], c, modelIds.Loan, now, now)))();
-    const ins = db.prepare(`INSERT INTO contributions (id, workspace, context_id, model_id, record_id, source_id, source_type, data, field_confidences, status, supersedes, observed_at, received_at, created_by)
-      VALUES (?, 'default', ?, ?, ?, ?, ?, ?, ?, 'accepted', NULL, NULL, ?, 'bench')`);
-    const index = new Map(contextIds.map((c, i) => [c, records[i]]));
+    // The project's own tables: integer keys inside, UUIDs in 16 bytes, times in milliseconds.
+    const ctxKey = new Map(db.prepare("SELECT uuid, id FROM contexts").all().map((r) => [uuidString(r.uuid), r.id]));
+    const loanKey = db.prepare("SELECT id FROM models WHERE name = 'Loan'").pluck().get();
+    const rec = db.prepare("INSERT INTO records (uuid, workspace_id, context_id, model_id, identity_key, created_by, created_at, updated_at) VALUES (?, 1, ?, ?, '[]', 'bench', ?, ?)");
+    const now = Date.now();
+    const index = new Map();
+    db.transaction(() => contextIds.forEach((c) => index.set(c, Number(rec.run(uuidBytes(uuidv7()), ctxKey.get(c), loanKey, now, now).lastInsertRowid))))();
+    const ins = db.prepare(`INSERT INTO contributions (uuid, workspace_id, record_id, source_id, source_type, data, field_confidences, status, received_at, created_by)
+      VALUES (?, 1, ?, ?, ?, ?, ?, 'accepted', ?, 'bench')`);
     const t0 = performance.now();
     db.transaction(() => {
       for (const c of contributions(rows, contextIds, modelIds)) {
-        ins.run(uuidv7(), c.contextId, modelIds.Loan, index.get(c.contextId), c.sourceId, c.sourceType, JSON.stringify(c.data), JSON.stringify(c.fieldConfidences ?? {}), new Date().toISOString());
+        ins.run(uuidBytes(uuidv7()), index.get(c.contextId), c.sourceId, c.sourceType, JSON.stringify(c.data), c.fieldConfidences ? JSON.stringify(c.fieldConfidences) : null, Date.now());
       }
     })();
     const seconds = (performance.now() - t0) / 1000;
