@@ -48,6 +48,8 @@ interface Bound {
   id: string;
   key?: number;
   created?: RecordInsert;
+  /** Stored by this writer (insertOrFindRecords): no contribution came before. */
+  fresh?: boolean;
 }
 
 /** An item that passed every check, waiting to be bound to its record. */
@@ -124,6 +126,22 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
     const recordIds = [...new Set(inputs.flatMap((i) => (i.recordId ? [i.recordId.toLowerCase()] : [])))].filter((id) => !records.has(id) && !created.has(id));
     const found = new Map((await s.evidence.getRecords(recordIds)).map((r) => [r.id, r]));
     for (const id of recordIds) records.set(id, found.get(id));
+  };
+
+  /**
+   * The stored records of these identities. A store that can creates the missing ones at
+   * once (see IngestStore.insertOrFindRecords): they are bound like records found.
+   */
+  const findOrCreate = async (identities: IdentityKey[]): Promise<Map<string, FoundRecord>> => {
+    if (!deps.ingest.insertOrFindRecords) return deps.ingest.findRecords(s.db, identities);
+    now ??= new Date().toISOString();
+    const rows = identities.map((k): RecordInsert => {
+      const idBytes = newIdBytes();
+      return { id: idText(idBytes), idBytes, ...k, now: now!, createdBy: s.actor };
+    });
+    const found = await deps.ingest.insertOrFindRecords(s.db, s.workspace, rows);
+    for (const r of rows) if (r.key !== undefined) recordsByKey.set(identityMapKey(r), { id: r.id, key: r.key, fresh: true });
+    return found;
   };
 
   /** Every check of one item (SPEC §2 and §3): throws a DdsError when it is invalid. */
@@ -245,14 +263,15 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
         const mk = identityMapKey(k);
         if (!recordsByKey.has(mk)) identities.set(mk, k);
       }
-      const found = await deps.ingest.findRecords(s.db, [...identities.values()]);
+      const found = await findOrCreate([...identities.values()]);
       const sources = new Map<string, SourceKey>();
       for (const c of valid) {
-        const record = c.recordId
+        const record: { id: string; key?: number; fresh?: boolean } | undefined = c.recordId
           ? records.get(c.recordId)
           : (recordsByKey.get(identityMapKey({ contextKey: c.context.key, modelKey: c.model.key, identityKey: c.key! })) ??
             found.get(identityMapKey({ contextKey: c.context.key, modelKey: c.model.key, identityKey: c.key! })));
-        if (record?.key === undefined || heads.has(`${record.id}\u0000${c.input.sourceId}`)) continue;
+        // A record created by this call has no contributions before it.
+        if (record?.key === undefined || record.fresh || heads.has(`${record.id}\u0000${c.input.sourceId}`)) continue;
         const k = { recordKey: record.key, sourceId: c.input.sourceId };
         sources.set(sourceMapKey(k), k);
       }

@@ -3,7 +3,7 @@ import type { PassInput, PassOutput } from "../pipeline/types.js";
 import { newId } from "../../util/ids.js";
 import { decodeConfidences, decodeValues, fieldIdsOf, storedKeys } from "./field-values-codec.js";
 import { encodeLineage } from "./lineage-codec.js";
-import type { Sql } from "./sql.js";
+import { forgetGroupState, type Sql } from "./sql.js";
 import { WORKSPACE } from "./workspace-sql.js";
 
 /**
@@ -97,6 +97,7 @@ export function createPipelineRepo(db: Sql) {
            evidence_version AS "evidenceVersion", claim_token AS token, ${d.epochMs("lease_expires_at")} AS lease`,
         [worker, d.time(lease), d.time(lease), d.time(now), ...(scope.workspace ? [scope.workspace] : []), ...(only ?? []).map((id) => d.uuid(id))],
       );
+      if (row) forgetGroupState(db);
       return row
         ? {
             contextKey: Number(row.key),
@@ -171,6 +172,7 @@ export function createPipelineRepo(db: Sql) {
         await syncLinks(tx, loaded, output, now);
         const changed = await syncEvaluations(tx, loaded, output, now);
         const resolved = Number(current.v) === claim.evidenceVersion;
+        forgetGroupState(tx);
         if (resolved) {
           await tx.run("UPDATE contexts SET freshness = 'resolved', resolved_version = ?, resolved_at = ?, claimed_by = NULL, lease_expires_at = NULL WHERE id = ?", [
             claim.evidenceVersion,
@@ -192,14 +194,20 @@ export function createPipelineRepo(db: Sql) {
         claim.token,
         claim.worker,
       ]);
-      if (changed > 0) db.signal("work");
+      if (changed > 0) {
+        forgetGroupState(db);
+        db.signal("work");
+      }
     },
     /** Gives back every claim a worker still holds (graceful shutdown); returns how many. */
     async releaseAll(worker: string): Promise<number> {
       const changed = await db.run("UPDATE contexts SET freshness = 'stale', claimed_by = NULL, lease_expires_at = NULL WHERE claimed_by = ? AND freshness = 'computing'", [
         worker,
       ]);
-      if (changed > 0) db.signal("work");
+      if (changed > 0) {
+        forgetGroupState(db);
+        db.signal("work");
+      }
       return changed;
     },
     /** Freshness and business status of some contexts, by id (for drains that wait). */
