@@ -208,7 +208,8 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       sourceId: c.input.sourceId,
       sourceType: sourceTypeOverride ?? c.input.sourceType,
       data: encodeValues(c.model, c.data),
-      fieldConfidences: encodeConfidences(c.model, c.confidences),
+      // Without confidences in the item every one is the default 1: nothing is stored.
+      fieldConfidences: c.input.fieldConfidences === undefined ? null : encodeConfidences(c.model, c.confidences),
       status: "accepted",
       supersedesKey: previous?.pending ? null : (previous?.key ?? null),
       supersedesRow: previous?.pending,

@@ -102,7 +102,7 @@ export async function runImport(service: DdsService, opts: ImportOptions, showPr
 async function runFrom(service: DdsService, opts: ImportOptions, start: ImportStart, started: number, showProgress?: (totalBytes: number | undefined) => ImportProgress | undefined): Promise<ImportResult> {
   const spec = KINDS[opts.kind];
   const { rejects, classifier, skipUntil, expected, plan } = start;
-  const windowContext = { kind: opts.kind, classifier, maxLineBytes: opts.maxLineBytes, dryRun: opts.dryRun, plan, track: start.lineLedger !== undefined };
+  const windowContext = { kind: opts.kind, classifier, maxLineBytes: opts.maxLineBytes, dryRun: opts.dryRun, plan, track: start.lineLedger !== undefined, ordered: opts.concurrency > 1 };
   /** The last line read: with a plan, the input must still reach its checkpoint. */
   let lastRead = 0;
   const progress = showProgress?.(start.size);
