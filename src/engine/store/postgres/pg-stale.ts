@@ -44,6 +44,13 @@ export async function pgMarkStale(db: Sql, contextKeys: Iterable<number>, group?
   const keys = [...new Set(contextKeys)].sort((a, b) => a - b);
   if (keys.length === 0) return [];
   const done = group ? keys.filter((k) => group.bumped.has(k)) : [];
+  // Every one bumped by an earlier call of the group, whose lock on it the group still
+  // holds: each is stale still (a claim skips locked contexts) or was computing already,
+  // whose pass will see the version moved. Nothing to do, and no round trip.
+  if (done.length === keys.length) {
+    db.signal("work");
+    return [];
+  }
   const rows = await db.all<TurnedStale & { key: number; turned: boolean }>(MARK_STALE, [keys, done]);
   group?.bump(rows.map((r) => Number(r.key)));
   db.signal("work");

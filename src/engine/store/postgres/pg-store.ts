@@ -13,6 +13,7 @@ import { createNotifications } from "./pg-notifications.js";
 import { pgRootSql } from "./pg-sql.js";
 import { PG_TYPES } from "./pg-types.js";
 import { pgMarkStale } from "./pg-stale.js";
+import { noDelaySockets } from "./pg-socket.js";
 import { createAnalyzer } from "./pg-analyze.js";
 import { createPgWriteGroups } from "./pg-write-group.js";
 
@@ -39,6 +40,8 @@ export function createClient(url: string, poolSize?: number): postgres.Sql {
     types: PG_TYPES,
     // Times are read as text in UTC (pg-types.ts turns them into the API's ISO form).
     connection: { TimeZone: "UTC" },
+    // Not in the driver's types: its socket factory (see pg-socket.ts).
+    ...({ socket: noDelaySockets() } as object),
   });
 }
 
