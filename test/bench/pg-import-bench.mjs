@@ -5,7 +5,7 @@
 // tables take beside that of the release before the compact schema. Every loader reads the
 // same file on the same server.
 // Standalone: node test/bench/pg-import-bench.mjs [--rows 200000] [--runs 1] [--shapes friendly,recordHeavy]
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
@@ -23,7 +23,48 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = join(ROOT, "bin/ddsctl");
 const TIME = "/usr/bin/time";
 
-/** Runs a command to completion: wall time and peak RSS (through /usr/bin/time -v when present). */
+/** Clock ticks per second of /proc's CPU times (Linux's USER_HZ). */
+const TICKS = 100;
+
+/** A process's CPU ticks from /proc: its own, and those of its children it has reaped; and its parent. */
+function procTicks(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return { ppid: Number(f[1]), own: Number(f[11]) + Number(f[12]), reaped: Number(f[13]) + Number(f[14]) };
+  } catch {
+    return undefined; // gone meanwhile, or not Linux
+  }
+}
+
+/**
+ * CPU seconds the PostgreSQL server has used so far: the postmaster, the backends that
+ * have exited (it reaps them) and every child alive. Taken before and after a loader, it
+ * says how much of the loader's time the database worked, whatever else the machine runs.
+ */
+function serverCpu(postmaster) {
+  const main = procTicks(postmaster);
+  if (!main) return Number.NaN;
+  let ticks = main.own + main.reaped;
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const p = procTicks(name);
+    if (p?.ppid === postmaster) ticks += p.own;
+  }
+  return ticks / TICKS;
+}
+
+/** The postmaster's pid: the parent of a backend. */
+async function postmasterOf(url) {
+  const sql = postgres(url, { max: 1, onnotice: () => undefined });
+  try {
+    const [{ pid }] = await sql`SELECT pg_backend_pid() AS pid`;
+    return procTicks(pid)?.ppid;
+  } finally {
+    await sql.end();
+  }
+}
+
+/** Runs a command to completion: wall time, its CPU time, and peak RSS (through /usr/bin/time -v when present). */
 async function timed(cmd, args) {
   const useTime = existsSync(TIME);
   const t0 = performance.now();
@@ -36,13 +77,14 @@ async function timed(cmd, args) {
   const seconds = (performance.now() - t0) / 1000;
   if (code !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${code}: ${stderr.slice(-2000)}`);
   const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] ?? Number.NaN);
-  return { seconds, rssMiB: kb / 1024, stdout };
+  const cpu = ["User", "System"].reduce((sum, k) => sum + Number(new RegExp(`${k} time \\(seconds\\): ([\\d.]+)`).exec(stderr)?.[1] ?? Number.NaN), 0);
+  return { seconds, rssMiB: kb / 1024, cpu, stdout };
 }
 
 /** A fresh database with the shape's models active (the import creates the contexts). */
 async function prepare(cluster, shape) {
   const url = await cluster.createDatabase();
-  const engine = createLocalEngine({ db: await openDatabase(url) });
+  const engine = createLocalEngine({ db: await openDatabase(url), ownsStore: true });
   for (const m of shape.models) await engine.setModelStatus((await engine.createModel(m)).modelId, "active");
   await engine.close();
   return url;
@@ -53,18 +95,26 @@ async function prepare(cluster, shape) {
  * delimiter that never occur in the file reads each line whole (text format would
  * interpret the backslashes of JSON escapes); the cast to jsonb parses every line.
  */
-async function psqlCopy(cluster, file) {
+async function psqlCopy(cluster, file, server) {
   const url = await cluster.createDatabase();
   await timed("psql", [url, "-q", "-c", "CREATE TABLE raw (doc jsonb NOT NULL)"]);
-  const run = await timed("psql", [url, "-q", "-c", `\\copy raw (doc) FROM '${file}' WITH (FORMAT csv, QUOTE e'\\x01', DELIMITER e'\\x02')`]);
-  return run;
+  return withServerCpu(server, () => timed("psql", [url, "-q", "-c", `\\copy raw (doc) FROM '${file}' WITH (FORMAT csv, QUOTE e'\\x01', DELIMITER e'\\x02')`]));
 }
 
-async function ddsctlImport(cluster, shape, file) {
+/** Runs `run`, adding to its result the CPU seconds the server spent meanwhile (`server`). */
+async function withServerCpu(server, run) {
+  const before = server();
+  const result = await run();
+  const after = server();
+  if (process.env.BENCH_DEBUG) console.error("server cpu", before, after);
+  return { ...result, server: after - before };
+}
+
+async function ddsctlImport(cluster, shape, file, server) {
   const url = await prepare(cluster, shape);
   // A fresh run: no checkpoint or rejects of an earlier one beside the file.
   for (const suffix of [".checkpoint.json", ".rejects.ndjson"]) rmSync(`${file}${suffix}`, { force: true });
-  const run = await timed("node", [BIN, "--database", url, "import", "contributions", file, "--create-contexts", "--no-wait", "--quiet", "--json"]);
+  const run = await withServerCpu(server, () => timed("node", [BIN, "--database", url, "import", "contributions", file, "--create-contexts", "--no-wait", "--quiet", "--json"]));
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
   try {
     return { ...run, url, summary: JSON.parse(run.stdout), size: await importSize(sql) };
@@ -74,10 +124,10 @@ async function ddsctlImport(cluster, shape, file) {
 }
 
 /** The ceiling: the rows the import at `fromUrl` stored, copied into a fresh database like the one it started from. */
-async function ceiling(cluster, shape, fromUrl, dir, tag) {
+async function ceiling(cluster, shape, fromUrl, dir, tag, server) {
   const files = await dumpImportRows(timed, fromUrl, dir, tag);
   const url = await prepare(cluster, shape);
-  const run = await copyImportRows(timed, url, files);
+  const run = await withServerCpu(server, () => copyImportRows(timed, url, files));
   for (const f of Object.values(files)) rmSync(f, { force: true });
   return run;
 }
@@ -102,6 +152,8 @@ export async function runPgImportBench({ rows = 200_000, runs = 1, shapes = ["fr
   const cluster = await startPostgres();
   const out = [];
   try {
+    const postmaster = await postmasterOf(await cluster.createDatabase());
+    const server = () => serverCpu(postmaster);
     for (const key of shapes) {
       const shape = SHAPES[key];
       const file = join(dir, `${key}.ndjson`);
@@ -112,11 +164,11 @@ export async function runPgImportBench({ rows = 200_000, runs = 1, shapes = ["fr
       const ceilings = [];
       // Alternating runs, so a busy moment of the machine falls on every loader alike.
       for (let i = 0; i < runs; i++) {
-        const run = await ddsctlImport(cluster, shape, file);
+        const run = await ddsctlImport(cluster, shape, file, server);
         if (run.summary.created !== rows) throw new Error(`ddsctl created ${run.summary.created} of ${rows}: ${run.stdout}`);
         ours.push(run);
-        peers.push(await psqlCopy(cluster, file));
-        ceilings.push(await ceiling(cluster, shape, run.url, dir, `${key}-${i}`));
+        peers.push(await psqlCopy(cluster, file, server));
+        ceilings.push(await ceiling(cluster, shape, run.url, dir, `${key}-${i}`, server));
       }
       const pick = (list) => list.find((r) => r.seconds === median(list.map((x) => x.seconds)));
       const [o, p, c] = [pick(ours), pick(peers), pick(ceilings)];
@@ -132,6 +184,9 @@ export async function runPgImportBench({ rows = 200_000, runs = 1, shapes = ["fr
       const before = R4_TABLES_BYTES[key] * (rows / R4_ROWS);
       out.push({ note: `${shape.label}: tables after the import ${mib(size)} MiB (database ${mib(o.size.database)} MiB); release r4 ${mib(before)} MiB${rows === R4_ROWS ? "" : " (its 200,000-line figure scaled to the rows)"}` });
       if (before > 0) out.push({ name: `size after import vs release r4 (lower is better), ${shape.label}`, ratio: size / before, target: "<= 0.50", targetValue: 0.5, lowerIsBetter: true });
+      // Where each loader's time went: its own process's CPU, and the server's.
+      const cpu = (r) => `${r.cpu.toFixed(1)} + ${r.server.toFixed(1)}`;
+      out.push({ note: `${shape.label}: CPU seconds, loader + PostgreSQL: ddsctl ${cpu(o)}; psql \\copy ${cpu(p)}; ceiling ${cpu(c)}` });
       if (runs > 1) {
         const list = (xs) => xs.map((r) => r.seconds.toFixed(2)).join(", ");
         out.push({ note: `${shape.label}: ddsctl ${list(ours)} s; psql ${list(peers)} s; ceiling ${list(ceilings)} s (medians above)` });

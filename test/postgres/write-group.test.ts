@@ -313,6 +313,52 @@ describe("a write group's rows, copied in at its commit", () => {
     ]);
   });
 
+  it("ask the database again for a context another writer changed between groups", async () => {
+    const ctx = (await engine.createContext({ name: "shared" })).contextId;
+    const first = engine.writeGroup!();
+    // New identities of a context only this store has written to need no lookup...
+    await engine.bulkCreateContributions({ items: [item(ctx, "p1", 1)] }, { idempotencyKey: "shared-1" });
+    await engine.bulkCreateContributions({ items: [item(ctx, "p2", 1)] }, { idempotencyKey: "shared-2" });
+    await first.commit();
+    // ...until another writer (a node without the store's knowledge) adds one.
+    const other = createLocalEngine({ db: await openDatabase(url), ownsStore: true });
+    try {
+      await other.bulkCreateContributions({ items: [item(ctx, "p3", 1)] });
+    } finally {
+      await other.close();
+    }
+    const second = engine.writeGroup!();
+    await engine.bulkCreateContributions({ items: [item(ctx, "p4", 1)] }, { idempotencyKey: "shared-3" });
+    await engine.bulkCreateContributions({ items: [item(ctx, "p3", 2), item(ctx, "p1", 2)] }, { idempotencyKey: "shared-4" });
+    await second.commit();
+    const { contributions, records } = await evidenceOf(ctx);
+    expect(records).toEqual(['["p1"]', '["p2"]', '["p3"]', '["p4"]']);
+    expect(contributions.map((c) => [c.pet, c.status, c.supersedes])).toEqual([
+      ['["p1"]', "superseded", null],
+      ['["p2"]', "accepted", null],
+      ['["p3"]', "superseded", null],
+      ['["p4"]', "accepted", null],
+      ['["p3"]', "accepted", 2],
+      ['["p1"]', "accepted", 0],
+    ]);
+  });
+
+  it("fail the commit with the database's reason when their COPY fails, keeping nothing of the group", async () => {
+    const ctx = (await engine.createContext({ name: "clash" })).contextId;
+    const group = engine.writeGroup!();
+    const made = await engine.bulkCreateContributions({ items: [item(ctx, "p1", 1), item(ctx, "p2", 1)] }, { idempotencyKey: "clash-1" });
+    // Another writer takes the id of a record the group holds (ids are made in the process).
+    const taken = (made.items[1].data as { recordId: string }).recordId;
+    await outside.unsafe(
+      `INSERT INTO records (uuid, workspace_id, context_id, model_id, identity_key, created_by, created_at, updated_at)
+       SELECT $1, workspace_id, id, 0, '["elsewhere"]', 'test', now(), now() FROM contexts WHERE uuid = $2`,
+      [taken, ctx],
+    );
+    await expect(group.commit()).rejects.toThrow(/records_uuid/);
+    expect((await evidenceOf(ctx)).contributions).toEqual([]);
+    expect(await outside.unsafe("SELECT key FROM idempotency_keys WHERE key = 'clash-1'")).toHaveLength(0);
+  });
+
   it("roll back with the group: nothing held reaches the tables", async () => {
     const ctx = (await engine.createContext({ name: "undone" })).contextId;
     const group = engine.writeGroup!();

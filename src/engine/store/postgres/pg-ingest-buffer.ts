@@ -2,6 +2,7 @@ import type postgres from "postgres";
 import { identityMapKey, sourceMapKey, type ContributionInsert, type FoundRecord, type IdentityKey, type RecordInsert, type SourceKey } from "../evidence-repo.js";
 import { copyIn, copyValue } from "./pg-copy.js";
 import type { GroupConnection, StatementHook } from "./pg-group-connection.js";
+import type { KnownIdentities } from "./pg-known-identities.js";
 import { pgText } from "./pg-text.js";
 
 const RECORD_COLUMNS = ["id", "uuid", "workspace_id", "context_id", "model_id", "identity_key", "created_by", "created_at", "updated_at"];
@@ -69,6 +70,9 @@ const NESTED_END = "RELEASE SAVEPOINT dds_sp";
  *   database may now say otherwise.
  * - Inside a nested savepoint of a call nothing is held: the rows go straight to the
  *   tables (pg-ingest.ts), so rolling it back needs nothing here.
+ * - An identity looked up in a context the store knows (pg-known-identities.ts), checked
+ *   under the group's lock, is absent unless held or made by an earlier group: only those
+ *   are asked of the database.
  */
 export class IngestBuffer implements StatementHook {
   private records: string[] = [];
@@ -80,6 +84,10 @@ export class IngestBuffer implements StatementHook {
   private readonly created = new Set<number>();
   private readonly heads = new Map<string, { id: string; key: number }>();
   private readonly byKey = new Map<number, HeldContribution>();
+  /** The identities of the records this group made, with their contexts (for `known`). */
+  private made: [number, string][] = [];
+  /** Contexts checked in this group (under its lock), with the identities earlier groups made there. */
+  private readonly checked = new Map<number, { version: number; identities: Set<string> }>();
   /** The running call's undo steps, newest last (none outside a call). */
   private undo: (() => void)[] | undefined;
   private nested = 0;
@@ -87,6 +95,7 @@ export class IngestBuffer implements StatementHook {
 
   constructor(
     private readonly keys: KeyBlocks,
+    private readonly known: KnownIdentities,
     lookups: readonly string[],
   ) {
     // The store's own lookups consult what is held first, and ask the database only for the rest.
@@ -112,17 +121,43 @@ export class IngestBuffer implements StatementHook {
     if (!kept) for (let i = steps.length - 1; i >= 0; i--) steps[i]();
   }
 
-  /** Records by identity among the held ones; `missing` are those to look up in the database. */
-  findRecords(keys: readonly IdentityKey[]): { found: Map<string, FoundRecord>; missing: IdentityKey[] } {
+  /**
+   * Records by identity among the held ones. `missing` are to look up in the database, and
+   * `unchecked` the contexts to check (see `check`): a key of a checked context that is
+   * neither held nor made by an earlier group has no record.
+   */
+  findRecords(keys: readonly IdentityKey[]): { found: Map<string, FoundRecord>; missing: IdentityKey[]; unchecked: number[] } {
     const found = new Map<string, FoundRecord>();
     const missing: IdentityKey[] = [];
+    const unchecked = new Set<number>();
     for (const k of keys) {
       const mk = identityMapKey(k);
       const hit = this.identities.get(mk);
-      if (hit) found.set(mk, hit);
-      else missing.push(k);
+      if (hit) {
+        found.set(mk, hit);
+        continue;
+      }
+      const context = this.checked.get(k.contextKey);
+      if (context === undefined) unchecked.add(k.contextKey);
+      if (context === undefined || context.identities.has(mk)) missing.push(k);
     }
-    return { found, missing };
+    return { found, missing, unchecked: [...unchecked] };
+  }
+
+  /** Contexts as the group reads them under its lock: their evidence version, and whether they have live records. */
+  check(rows: readonly { id: number; version: number; used: boolean }[]): void {
+    for (const r of rows) {
+      const identities = this.known.check(r.id, r.version, r.used);
+      if (!identities) continue;
+      this.checked.set(r.id, { version: r.version, identities });
+      // A call that fails gives its row locks back: its checks are worth nothing then.
+      this.undo?.push(() => this.checked.delete(r.id));
+    }
+  }
+
+  /** The group committed, leaving these contexts at these evidence versions: what it made becomes known. */
+  committed(versions: ReadonlyMap<number, number>): void {
+    this.known.commit(this.checked, this.made, versions);
   }
 
   /** Accepted contributions among the held ones (a record this group created has no other); `missing` are for the database. */
@@ -147,6 +182,7 @@ export class IngestBuffer implements StatementHook {
       const mk = identityMapKey(r);
       this.identities.set(mk, { key: r.key, id: r.id });
       this.created.add(r.key);
+      this.made.push([r.contextKey, mk]);
       added.push(mk);
       this.records.push(
         `${r.key}\t${r.id}\t${w}\t${r.contextKey}\t${r.modelKey}\t${copyValue(r.identityKey)}\t${copyValue(r.createdBy)}\t${r.now}\t${r.now}\n`,
@@ -155,6 +191,7 @@ export class IngestBuffer implements StatementHook {
     // Undone newest first: by then this call's rows are the last ones held again.
     this.undo?.push(() => {
       this.records.length -= rows.length;
+      this.made.length -= rows.length;
       for (const mk of added) this.identities.delete(mk);
       for (const k of keys) this.created.delete(k);
     });
@@ -248,6 +285,9 @@ export class IngestBuffer implements StatementHook {
 
   /** Nothing held is known any more: lookups ask the database (every held row has been queued for it). */
   private forget(): void {
+    this.known.clear();
+    this.checked.clear();
+    this.made = [];
     this.identities.clear();
     this.created.clear();
     this.heads.clear();

@@ -1,6 +1,7 @@
 import { identityMapKey, sourceMapKey, workspaceKey, type FoundRecord, type IdentityKey, type IngestStore, type SourceKey } from "../evidence-repo.js";
 import type { Sql } from "../sql.js";
 import { IngestBuffer, type KeyBlocks } from "./pg-ingest-buffer.js";
+import type { KnownIdentities } from "./pg-known-identities.js";
 
 /** Rows per multi-row statement (far below PostgreSQL's 65,535 parameters). */
 const CHUNK = 500;
@@ -39,6 +40,11 @@ const FIND_RECORDS = `SELECT r.id AS key, r.uuid AS id, r.context_id AS c, r.mod
 const ACCEPTED = `SELECT k.id AS key, k.uuid AS id, k.record_id AS r, k.source_id AS s FROM contributions k
   JOIN unnest(?::bigint[], ?::text[]) AS x(r, s) ON k.record_id = x.r AND k.source_id = x.s
   WHERE k.status = 'accepted'`;
+
+// Under the group's row lock on each context (taken by the call before its lookups).
+const CHECK_CONTEXTS = `SELECT c.id, c.evidence_version AS version,
+  EXISTS (SELECT 1 FROM records r WHERE r.context_id = c.id AND r.deleted_at IS NULL) AS used
+  FROM contexts c WHERE c.id = ANY(?::bigint[])`;
 
 async function storedRecords(db: Sql, keys: readonly IdentityKey[], found: Map<string, FoundRecord>): Promise<Map<string, FoundRecord>> {
   if (keys.length === 0) return found;
@@ -81,8 +87,8 @@ export class GroupMemo extends Map<string, unknown> {
   }
 }
 
-/** A new write group's buffer for held rows; its keys come from the store's `keys`. */
-export const newIngestBuffer = (keys: KeyBlocks): IngestBuffer => new IngestBuffer(keys, [FIND_RECORDS, ACCEPTED]);
+/** A new write group's buffer for held rows; its keys come from the store's `keys`, and what it knows of contexts from `known`. */
+export const newIngestBuffer = (keys: KeyBlocks, known: KnownIdentities): IngestBuffer => new IngestBuffer(keys, known, [FIND_RECORDS, ACCEPTED, CHECK_CONTEXTS]);
 
 /** The rows of `db`'s write group, when `db` runs a call of one and rows are held there now. */
 function held(db: Sql): IngestBuffer | undefined {
@@ -98,11 +104,17 @@ function held(db: Sql): IngestBuffer | undefined {
  * the group and copied in with COPY, and the lookups see them (pg-ingest-buffer.ts).
  */
 export const pgIngest: IngestStore = {
-  findRecords(db, keys) {
+  async findRecords(db, keys) {
     const buffer = held(db);
     if (!buffer) return storedRecords(db, keys, new Map());
-    const { found, missing } = buffer.findRecords(keys);
-    return storedRecords(db, missing, found);
+    const { found, missing, unchecked } = buffer.findRecords(keys);
+    // One round trip for both: the records asked, and the contexts to know for next time.
+    const [records, contexts] = await Promise.all([
+      storedRecords(db, missing, found),
+      unchecked.length > 0 ? db.all<{ id: number; version: number; used: boolean }>(CHECK_CONTEXTS, [unchecked]) : [],
+    ]);
+    buffer.check(contexts.map((c) => ({ id: Number(c.id), version: Number(c.version), used: c.used })));
+    return records;
   },
   acceptedFromSources(db, keys) {
     const buffer = held(db);

@@ -6,6 +6,7 @@ import type { StaleMarks } from "./pg-stale.js";
 import { GroupConnection, type StatementHook } from "./pg-group-connection.js";
 import { KeyBlocks, type IngestBuffer, type KeySource } from "./pg-ingest-buffer.js";
 import { GroupMemo, newIngestBuffer } from "./pg-ingest.js";
+import { KnownIdentities } from "./pg-known-identities.js";
 import { NOTIFY, PgTx, query, type Announcement, type CommitSink, type GroupSlot, type OpenGroup, type Params } from "./pg-sql.js";
 
 /** What a group does once it has committed (the store's upkeep after a bulk load). */
@@ -40,6 +41,7 @@ export interface PgWriteGroups extends GroupSlot {
 export function createPgWriteGroups(client: postgres.Sql, sink: CommitSink, afterCommit?: AfterCommit): PgWriteGroups {
   let current: PgGroup | undefined;
   const keys = new KeyBlocks(keysFrom(client));
+  const known = new KnownIdentities();
   return {
     get current() {
       return current;
@@ -49,7 +51,7 @@ export function createPgWriteGroups(client: postgres.Sql, sink: CommitSink, afte
     },
     open(memo) {
       if (current) throw new Error("a write group is already open");
-      const group = new PgGroup(client, memo, keys);
+      const group = new PgGroup(client, memo, keys, known);
       current = group;
       const close = async (how: "COMMIT" | "ROLLBACK") => {
         if (current === group) current = undefined;
@@ -75,8 +77,12 @@ const keysFrom = (client: postgres.Sql): KeySource => {
     return name;
   };
   return async (table, n) => {
-    const rows = await client.unsafe<{ id: string }[]>("SELECT nextval($1::regclass)::text AS id FROM generate_series(1, $2::int)", [await sequence(table), n]);
-    return rows.map((r) => Number(r.id));
+    // One row of text: thousands of rows cost the driver more to read than the server to make.
+    const [row] = await client.unsafe<{ ids: string }[]>("SELECT string_agg(nextval($1::regclass)::text, ',') AS ids FROM generate_series(1, $2::int)", [
+      await sequence(table),
+      n,
+    ]);
+    return row.ids.split(",").map(Number);
   };
 };
 
@@ -91,8 +97,10 @@ const CONTEXTS_WRITE = /^\s*(INSERT|UPDATE|DELETE)\b[\s\S]*\bcontexts\b/i;
 class PgGroup implements OpenGroup, StaleMarks, StatementHook {
   /** Contexts whose evidence version calls of this group have bumped (see pgMarkStale). */
   readonly bumped = new Set<number>();
-  /** Those the running call bumped: the group's only once its savepoint is released. */
-  private callBumped = new Set<number>();
+  /** Those the running call bumped, with their versions: the group's only once its savepoint is released. */
+  private callBumped = new Map<number, number>();
+  /** Each context's evidence version after the group's last bump of it. */
+  private readonly versions = new Map<number, number>();
   /** The reserved connection, once BEGIN has run on it. */
   private readonly conn: Promise<GroupConnection>;
   /** The records and contributions of the group's calls, until copied. */
@@ -116,8 +124,8 @@ class PgGroup implements OpenGroup, StaleMarks, StatementHook {
     if (this.lost) throw new DdsError("unavailable", `the write group lost its database connection: ${this.lost.message}`);
   };
 
-  constructor(client: postgres.Sql, memo: Map<string, unknown>, keys: KeyBlocks) {
-    this.buffer = newIngestBuffer(keys);
+  constructor(client: postgres.Sql, memo: Map<string, unknown>, keys: KeyBlocks, known: KnownIdentities) {
+    this.buffer = newIngestBuffer(keys, known);
     this.memo = new GroupMemo(memo, this.buffer);
     const watch = (raw: RawConnection) => {
       raw.onclose = (err) => {
@@ -143,8 +151,8 @@ class PgGroup implements OpenGroup, StaleMarks, StatementHook {
     }
   }
 
-  bump(ids: readonly number[]): void {
-    for (const id of ids) this.callBumped.add(id);
+  bump(rows: readonly { key: number; version: number }[]): void {
+    for (const r of rows) this.callBumped.set(r.key, r.version);
   }
 
   call<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
@@ -190,7 +198,10 @@ class PgGroup implements OpenGroup, StaleMarks, StatementHook {
       tx.end();
       this.buffer.endCall(true);
       for (const a of tx.announced()) this.announced.add(a);
-      for (const id of this.callBumped) this.bumped.add(id);
+      for (const [id, version] of this.callBumped) {
+        this.bumped.add(id);
+        this.versions.set(id, version);
+      }
       this.callBumped.clear();
       this.unreleased = true;
       return result;
@@ -241,6 +252,7 @@ class PgGroup implements OpenGroup, StaleMarks, StatementHook {
       const done = await this.send(c, "COMMIT");
       // An aborted transaction answers COMMIT with ROLLBACK, and no error.
       if (done.command !== "COMMIT") throw new DdsError("unavailable", "the write group was rolled back by the database; nothing of it was kept");
+      this.buffer.committed(this.versions);
       return this.announced;
     } finally {
       // A lost connection is already back in the driver's closed pool: released, it would
