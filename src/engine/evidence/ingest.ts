@@ -120,11 +120,17 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   /** Loads what the items name and this writer does not know yet: models, contexts, explicit records. */
   const prefetch = async (inputs: ContributionCreate[]) => {
     const modelIds = [...new Set(inputs.map((i) => i.modelId.toLowerCase()))].filter((id) => !models.has(id));
-    for (const [id, model] of await deps.models.getMany(s, modelIds)) models.set(id, model);
     const contextIds = [...new Set(inputs.map((i) => i.contextId.toLowerCase()))].filter((id) => !contexts.has(id));
-    for (const row of await s.contexts.getStates(contextIds, { lock: true })) contexts.set(row.id, row);
     const recordIds = [...new Set(inputs.flatMap((i) => (i.recordId ? [i.recordId.toLowerCase()] : [])))].filter((id) => !records.has(id) && !created.has(id));
-    const found = new Map((await s.evidence.getRecords(recordIds)).map((r) => [r.id, r]));
+    // Asked together: on PostgreSQL the three reads share one round trip.
+    const [modelRows, contextRows, recordRows] = await Promise.all([
+      deps.models.getMany(s, modelIds),
+      s.contexts.getStates(contextIds, { lock: true }),
+      s.evidence.getRecords(recordIds),
+    ]);
+    for (const [id, model] of modelRows) models.set(id, model);
+    for (const row of contextRows) contexts.set(row.id, row);
+    const found = new Map(recordRows.map((r) => [r.id, r]));
     for (const id of recordIds) records.set(id, found.get(id));
   };
 
