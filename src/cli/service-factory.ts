@@ -10,6 +10,8 @@ export interface OpenServiceOptions {
   onRetry?: (notice: RetryNotice) => void;
   /** Local mode: told how an upgrade of an earlier release's database advances. */
   onMigrationProgress?: OnMigrationProgress;
+  /** Local mode: the environment the application reads (the CLI's, as injected). */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -17,11 +19,13 @@ export interface OpenServiceOptions {
  * locally or remotely; the engine and the HTTP client are imported lazily so `--help` and
  * `--version` stay fast.
  */
-export async function openService(target: Target, options: OpenServiceOptions = {}): Promise<DdsService> {
+export async function openService(target: Target, options: OpenServiceOptions): Promise<DdsService> {
   if (target.mode === "local") {
-    const { openLocalEngine } = await import("../engine/local-engine.js");
+    const { openApp } = await import("../engine/app.js");
     // The CLI is the database's only user in this process: a drain commits its passes together.
-    return openLocalEngine({ db: target.db, workspace: target.workspace, pipeline: { groupPasses: true }, onMigrationProgress: options.onMigrationProgress });
+    const app = await openApp({ location: target.db, env: options.env, pipeline: { groupPasses: true }, onMigrationProgress: options.onMigrationProgress });
+    // Closing the service closes the application (and its store) with it.
+    return { ...app.engine({ workspace: target.workspace }), close: () => app.close() };
   }
   if (!target.token) {
     throw errors.usage(

@@ -1,5 +1,6 @@
 import type { Sql } from "./store/sql.js";
 import type { Store } from "./store/store.js";
+import type { SecretBox } from "./secrets/secret-box.js";
 import { createContextRepo, type ContextRepo } from "./store/context-repo.js";
 import { createEvidenceRepo, type EvidenceRepo } from "./store/evidence-repo.js";
 import { createModelRepo, type ModelRepo } from "./store/model-repo.js";
@@ -50,6 +51,8 @@ export interface EngineHooks {
 /** The engine-wide context: the store, and the scope of the workspace on the store's executor. */
 export interface EngineContext extends Scope {
   readonly store: Store;
+  /** The application's secrets (webhook signing secrets are sealed with it). */
+  readonly secrets: SecretBox;
   /** The workspace's scope on another executor (an open transaction). */
   bind(db: Sql): Scope;
 }
@@ -94,12 +97,3 @@ export function bindScope(db: Sql, workspace: string, actor: string, hooks: Engi
   };
   return scope;
 }
-
-/** Hooks that do nothing (the engine installs its own). */
-export const NO_HOOKS: EngineHooks = {
-  onDefinitionChange: async () => {},
-  onFieldRename: async () => {},
-  onModelRename: async () => {},
-  onContextTypeChange: async () => {},
-  onContextStatusChange: async () => {},
-};

@@ -15,9 +15,12 @@ import { createModelService } from "./models/model-service.js";
 import { createPipeline, type Pipeline, type PipelineOptions } from "./pipeline/worker.js";
 import { createContextLinkService } from "./relationships/context-links.js";
 import { createRelationshipService } from "./relationships/relationship-service.js";
-import { openDatabase, openStore, type OpenDatabaseOptions } from "./store/db.js";
+import { openStore, type OpenDatabaseOptions } from "./store/db.js";
+// A cycle at load time only: openLocalEngine calls openApp when it runs.
+import { openApp, type AppEnv } from "./app.js";
 import { createReplayRepo } from "./store/replay-repo.js";
 import { ensureWorkspace, type Store } from "./store/store.js";
+import { secretBoxFor, type SecretBox } from "./secrets/secret-box.js";
 import { createWebhookOutbox, createWebhookService, withWebhookEvents } from "./webhooks/index.js";
 
 /** Options of the local engine. */
@@ -32,6 +35,8 @@ export interface LocalEngineOptions {
   pipeline?: PipelineOptions;
   /** Close the store with the engine (default: when the engine opened it). */
   ownsStore?: boolean;
+  /** The application's secrets (default: the key file beside a SQLite database, no environment read). */
+  secrets?: SecretBox;
 }
 
 /** The local engine: the contract plus handles the server and tests use. */
@@ -42,7 +47,8 @@ export type LocalEngine = DdsService & {
   expandReplay(requestHash: string, body: string): Promise<string>;
 };
 
-function defaultActor(): string {
+/** `local:<os user>`: who acts when the CLI works on a database in-process. */
+export function localActor(): string {
   try {
     return `local:${userInfo().username}`;
   } catch {
@@ -51,12 +57,13 @@ function defaultActor(): string {
 }
 
 /**
- * Opens the engine on a database given by location: a SQLite path or a `postgres://` URL
- * (see openDatabase). The engine closes the store it opened.
+ * Opens an application on a database given by location (a SQLite path or a `postgres://`
+ * URL) and hands over its engine for one workspace; closing the engine closes the
+ * application. For one-off work (a test, a bench) that needs a single engine.
  */
-export async function openLocalEngine(options: Omit<LocalEngineOptions, "db" | "ownsStore"> & { db: string } & OpenDatabaseOptions): Promise<LocalEngine> {
-  const store = await openDatabase(options.db, { migrate: options.migrate, onMigrationProgress: options.onMigrationProgress });
-  return createLocalEngine({ ...options, db: store, ownsStore: true });
+export async function openLocalEngine(options: Omit<LocalEngineOptions, "db" | "ownsStore" | "secrets"> & { db: string; env?: AppEnv } & Omit<OpenDatabaseOptions, "env">): Promise<LocalEngine> {
+  const app = await openApp({ ...options, location: options.db, env: options.env ?? {} });
+  return { ...app.engine({ workspace: options.workspace ?? "default", actor: options.actor }), close: () => app.close() };
 }
 
 /**
@@ -68,7 +75,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   const ownsStore = options.ownsStore ?? typeof options.db === "string";
   const store = typeof options.db === "string" ? openStore(options.db) : options.db;
   const workspace = options.workspace ?? "default";
-  const actor = options.actor ?? defaultActor();
+  const actor = options.actor ?? localActor();
   // Written once, before the first transaction of this engine (rows refer to it).
   let ready: Promise<void> | undefined;
   let written = false;
@@ -96,6 +103,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   const ctx: EngineContext = {
     ...bindScope(store.sql, workspace, actor, hooks, before),
     store,
+    secrets: options.secrets ?? secretBoxFor(store, {}),
     bind: (db) => bindScope(db, workspace, actor, hooks),
   };
   const pipeline = createPipeline(store, withWebhookEvents(options.pipeline));

@@ -2,16 +2,10 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
 import { DdsError, isDdsError } from "../contract/errors.js";
 import { ROUTES } from "../contract/routes.js";
-import { createAuthenticator, type Authenticator } from "../engine/auth/index.js";
-import type { Store } from "../engine/store/store.js";
-import { asDatabaseUnavailable } from "../engine/store/db-errors.js";
-import { secretBoxFor } from "../engine/secrets/secret-box.js";
-import { createIdempotencyRepo } from "../engine/store/idempotency-repo.js";
-import { createProcessOwner, type ProcessOwner } from "../engine/store/sqlite/owner-lock.js";
+import { type Authenticator, type App, asDatabaseUnavailable } from "../engine/index.js";
 import { accessLog } from "./access-log.js";
 import { requireToken } from "./auth.js";
 import { ClientAbortedError, readBody } from "./body.js";
-import { createEngineCache, type EngineCache } from "./engines.js";
 import { routeHandler } from "./handler.js";
 import { idempotency, type IdempotencyOptions } from "./idempotency.js";
 import { notFound } from "./not-found.js";
@@ -21,11 +15,12 @@ import { errorResponse, internalError, problemResponse } from "./problem.js";
 import { deadline } from "./deadline.js";
 import { routeMark } from "./route-mark.js";
 import type { ServerLogger } from "./server-log.js";
-import type { Activity, ServerEnv } from "./types.js";
+import type { Activity, Engines, ServerEnv } from "./types.js";
 
 /** What the API app is built from. */
 export interface AppOptions {
-  store: Store;
+  /** The application served: its store, tokens, engines, secrets and owner lock. */
+  app: App;
   activity: Activity;
   /** Where request lines go (it decides what --quiet silences); undefined logs nothing. */
   logger?: ServerLogger;
@@ -34,14 +29,9 @@ export interface AppOptions {
   maxBodyBytes?: number;
   /** Longest a request runs before it is answered 503 (its work may still finish; keyed writes keep its outcome). */
   deadlineMs?: number;
-  /** Shared with the read lane (created here when absent). */
+  /** Who may call, and the engine each caller gets (default: the application's tokens and engines; the studio has its session). */
   auth?: Authenticator;
-  engines?: EngineCache;
-  /**
-   * This process's owner lock (marks on running Idempotency-Keys name it); the server
-   * passes its own and releases it at shutdown, else one is taken here.
-   */
-  owner?: ProcessOwner;
+  engines?: Engines;
 }
 
 /**
@@ -68,13 +58,14 @@ function onError(err: Error, c: Parameters<typeof errorResponse>[0]): Response {
  */
 export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   const app = new OpenAPIHono<ServerEnv>();
-  const auth = options.auth ?? createAuthenticator(options.store);
-  const engines = options.engines ?? createEngineCache(options.store);
-  const keys = createIdempotencyRepo(options.store);
+  const { store } = options.app;
+  const auth = options.auth ?? options.app.auth;
+  const engines = options.engines ?? appEngines(options.app);
+  const keys = options.app.idempotency;
   // SQLite marks running keys with this process's owner lock; PostgreSQL's marks are
   // session advisory locks, which need none.
-  const owner = options.owner ?? (options.store.kind === "sqlite" ? createProcessOwner(options.store.location) : undefined);
-  const box = secretBoxFor(options.store);
+  const owner = options.app.owner;
+  const box = options.app.secrets;
   app.use("*", accessLog(options.activity, options.logger));
   if (options.deadlineMs) app.use("/v1/*", deadline(options.deadlineMs));
   // Liveness only: 200 while this process serves, whatever its database does (a node is
@@ -83,13 +74,13 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   // and also turns false once shutdown began, so a load balancer routes around the node.
   const database = async () => {
     try {
-      await options.store.ping();
+      await store.ping();
       return true;
     } catch {
       return false;
     }
   };
-  app.get("/healthz", routeMark("/healthz"), (c) => c.json({ status: "ok", database: options.store.reachable?.() === false ? "unreachable" : "reachable" }));
+  app.get("/healthz", routeMark("/healthz"), (c) => c.json({ status: "ok", database: store.reachable?.() === false ? "unreachable" : "reachable" }));
   app.get("/readyz", routeMark("/readyz"), async (c) => {
     if (options.activity.closing) return c.json({ status: "draining" }, 503);
     return (await database()) ? c.json({ status: "ready" }) : c.json({ status: "unavailable", database: "unreachable" }, 503);
@@ -109,4 +100,9 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   app.notFound(notFound);
   app.onError(onError);
   return app;
+}
+
+/** The engines of an application's tokens (each token acts in its workspace as `token:<tokenId>`). */
+export function appEngines(app: App): Engines {
+  return { get: (principal) => app.engineFor(principal) };
 }

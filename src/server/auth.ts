@@ -1,9 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import { DdsError } from "../contract/errors.js";
 import type { RouteSpec } from "../contract/routes.js";
-import { hasScope, type Authenticator } from "../engine/auth/index.js";
-import type { EngineCache } from "./engines.js";
-import type { ServerEnv } from "./types.js";
+import { hasScope, type Authenticator } from "../engine/index.js";
+import type { Engines, ServerEnv } from "./types.js";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -18,7 +17,7 @@ export function bearerToken(header: string): string | undefined {
  * the route's scope is 403. On success the request gets its token's workspace engine, so
  * every other workspace's resources are simply not found.
  */
-export function requireToken(route: RouteSpec, auth: Authenticator, engines: EngineCache): MiddlewareHandler<ServerEnv> {
+export function requireToken(route: RouteSpec, auth: Authenticator, engines: Engines): MiddlewareHandler<ServerEnv> {
   return async (c, next) => {
     const header = c.req.header("authorization");
     if (!header) throw new DdsError("unauthorized", "missing API token: send the header Authorization: Bearer <token>");

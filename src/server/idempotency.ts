@@ -1,8 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { createHash } from "node:crypto";
 import { errors } from "../contract/errors.js";
-import type { SecretBox } from "../engine/secrets/secret-box.js";
-import type { IdempotencyRepo, MarkOwner, StoredResponse } from "../engine/store/idempotency-repo.js";
+import type { SecretBox, IdempotencyRepo, MarkOwner, StoredResponse } from "../engine/index.js";
 import type { ServerEnv } from "./types.js";
 
 /** Idempotency timing (docs/rest-api.md and the interface's Limits). */

@@ -1,10 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { PassOutcome } from "../engine/pipeline/worker.js";
-import { createPipelineRepo, type Claim } from "../engine/store/pipeline-repo.js";
-import type { Store } from "../engine/store/store.js";
-import { createDeliveryRepo } from "../engine/store/webhook-repo.js";
-import type { AttemptOutcome } from "../engine/webhooks/webhook-dispatcher.js";
+import type { App, AttemptOutcome, Claim, PassOutcome } from "../engine/index.js";
 import { FastHistogram, type Series } from "./fast-histogram.js";
 import { routeOf } from "./route-mark.js";
 
@@ -39,7 +35,8 @@ function within<T>(p: Promise<T>, ms: number): Promise<T> {
  * cost of one histogram observation; backlogs, reachability and the pool are read when
  * scraped (collect callbacks), never per request. See docs/deployment.md#metrics.
  */
-export function createMetrics(store: Store) {
+export function createMetrics(app: App) {
+  const { store } = app;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -97,8 +94,6 @@ export function createMetrics(store: Store) {
     new Gauge({ name: "dds_db_pool_max", help: "Connections this node's pool may open", registers, collect() { this.set(pool().max); } });
   }
 
-  const pipelineRepo = createPipelineRepo(store.sql);
-  const deliveryRepo = createDeliveryRepo(store.sql);
   let reading: Promise<DatabaseReading> | undefined;
   const readDatabase = async (): Promise<DatabaseReading> => {
     try {
@@ -107,7 +102,7 @@ export function createMetrics(store: Store) {
       return { up: false };
     }
     try {
-      const [contexts, outbox] = await within(Promise.all([pipelineRepo.backlog(), deliveryRepo.backlog(Date.now())]), SCRAPE_DB_TIMEOUT_MS);
+      const { contexts, outbox } = await within(app.backlog(), SCRAPE_DB_TIMEOUT_MS);
       return { up: true, contexts, outbox };
     } catch {
       return { up: true };

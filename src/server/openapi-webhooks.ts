@@ -1,5 +1,5 @@
 import { WEBHOOK_EVENTS } from "../contract/constants.js";
-import { DEFAULT_DISABLE_AFTER_MS, DEFAULT_SCHEDULE_TEXT, DEFAULT_TIMEOUT_MS } from "../engine/webhooks/index.js";
+import { DEFAULT_DISABLE_AFTER_MS, DEFAULT_SCHEDULE_TEXT, DEFAULT_TIMEOUT_MS } from "../engine/index.js";
 import { formatDuration } from "../util/duration.js";
 
 /** Headers every answer, a 401, a replay and a 201 carry: shared components. */

@@ -1,15 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pathParams, ROUTES, type RouteSpec } from "../contract/routes.js";
-import { hasScope, type Authenticator, type Principal } from "../engine/auth/index.js";
-import type { Store } from "../engine/store/store.js";
-import { StampedCache } from "../engine/store/stamped-cache.js";
+import { hasScope, type Authenticator, type Principal, type Store, StampedCache } from "../engine/index.js";
 import { requestIdOf } from "./access-log.js";
 import { bearerToken } from "./auth.js";
-import type { EngineCache } from "./engines.js";
 import { parseRouteQuery } from "./query.js";
 import { markRoute } from "./route-mark.js";
 import type { ServerLogger } from "./server-log.js";
-import type { Activity } from "./types.js";
+import type { Activity, Engines } from "./types.js";
 
 /** The node:http listener everything else goes to (the Hono app). */
 export type Listener = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -51,7 +48,7 @@ interface Found {
 export interface ReadLaneOptions {
   store: Store;
   auth: Authenticator;
-  engines: EngineCache;
+  engines: Engines;
   activity: Activity;
   logger?: ServerLogger;
 }

@@ -3,29 +3,21 @@ import { randomUUID } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DdsError } from "../contract/errors.js";
-import type { Store } from "../engine/store/store.js";
-import { createIdempotencyRepo } from "../engine/store/idempotency-repo.js";
-import { createProcessOwner } from "../engine/store/sqlite/owner-lock.js";
-import { sealClearSecrets } from "../engine/secrets/secret-rotation.js";
-import { createWebhookDispatcher, type WebhookDispatcherOptions } from "../engine/webhooks/index.js";
-import { createAuthenticator } from "../engine/auth/index.js";
-import { createApp } from "./app.js";
+import type { App, Background, PipelineObserver, WebhookDispatcherOptions, WorkerOptions } from "../engine/index.js";
+import { appEngines, createApp } from "./app.js";
 import { guardBareAnswers, HTTP_SERVER_OPTIONS, lacksHost, refuseMissingHost } from "./bare-answers.js";
 import { isDatabaseUnavailable } from "./problem.js";
-import { createEngineCache } from "./engines.js";
 import { createReadLane } from "./read-lane.js";
 import type { IdempotencyOptions } from "./idempotency.js";
 import { createMetrics, type ServerMetrics } from "./metrics.js";
 import { listenMetrics, type MetricsListener } from "./metrics-listener.js";
 import { createServerLogger, type LogFormat, type ServerLogger } from "./server-log.js";
 import type { Activity, LogFn } from "./types.js";
-import type { PipelineObserver } from "../engine/pipeline/worker.js";
-import { startWorker, type RunningWorker, type WorkerOptions } from "./worker.js";
 
 /** Options of `createServer`. */
 export interface ServerOptions {
-  /** The open store to serve (the caller closes it after the server). */
-  store: Store;
+  /** The application to serve (the caller closes it after the server). */
+  app: App;
   /** Silences the access log. */
   quiet?: boolean;
   /** Where log lines go (default: stderr). */
@@ -102,17 +94,14 @@ function logError(logger: ServerLogger, event: string) {
  * keys, the outbox and cache invalidations through the database.
  */
 export function createServer(options: ServerOptions) {
-  const { store } = options;
+  const { store } = options.app;
   const logger = options.logger ?? createServerLogger({ format: options.logFormat, write: options.log ?? stderrLog, quiet: options.quiet });
   const activity: Activity = { lastWriteAt: 0, closing: false };
-  const auth = createAuthenticator(store, { onError: logError(logger, "token_touch_error") });
-  const engines = createEngineCache(store);
+  const { auth } = options.app;
+  const engines = appEngines(options.app);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  const metrics: ServerMetrics | undefined = options.metrics ? createMetrics(store) : undefined;
-  // Marks on running Idempotency-Keys name this process; its lock dies with it, so after
-  // a crash a retry is taken over at once (released at close).
-  const owner = store.kind === "sqlite" ? createProcessOwner(store.location) : undefined;
-  const app = createApp({ store, activity, logger, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes, auth, engines, owner, deadlineMs: timeouts.responseMs });
+  const metrics: ServerMetrics | undefined = options.metrics ? createMetrics(options.app) : undefined;
+  const app = createApp({ app: options.app, activity, logger, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes, deadlineMs: timeouts.responseMs });
   const lane = createReadLane({ store, auth, engines, activity, logger });
   const worker: WorkerOptions | false | undefined = options.worker === false ? false : withObserver(options.worker, metrics, logger);
 
@@ -145,32 +134,22 @@ export function createServer(options: ServerOptions) {
       throw err;
     }
     const bound = (server.address() as AddressInfo).port;
-    try {
-      // A database from before secrets were encrypted: seal what it kept in clear text.
-      await sealClearSecrets(store);
-    } catch (err) {
-      logError(logger, "secret_sealing_error")(err);
-    }
-    const running: RunningWorker | undefined = worker === false ? undefined : startWorker(store, activity, worker, logger);
-    const dispatcher =
-      options.webhooks === false ? undefined : createWebhookDispatcher(store, { onError: logError(logger, "webhook_error"), onAttempt: metrics?.delivery, ...options.webhooks });
-    dispatcher?.start();
-    const idem = createIdempotencyRepo(store);
-    // A busy database only delays the purge; expired keys are ignored on lookup anyway.
-    const purgeExpired = () => void idem.purge(Date.now()).catch(logError(logger, "idempotency_purge_error"));
-    const purge = setInterval(purgeExpired, options.idempotency?.purgeEveryMs ?? 10 * 60_000);
-    purge.unref();
-    purgeExpired();
+    // The worker, the dispatcher, the key purge and the sealing of clear secrets are the application's.
+    const background: Background = await options.app.start({
+      activity,
+      log: logger,
+      sealSecrets: true,
+      worker,
+      webhooks: options.webhooks === false ? false : { onAttempt: metrics?.delivery, ...options.webhooks },
+      purgeEveryMs: options.idempotency?.purgeEveryMs,
+    });
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
         activity.closing = true;
         await drain(server, options.shutdownTimeoutMs ?? 30_000);
-        clearInterval(purge);
         await scrape?.close();
-        await running?.stop();
-        await dispatcher?.stop();
-        owner?.release();
+        await background.stop();
       })());
     return { port: bound, host, url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}/v1`, metricsUrl: scrape?.url, close };
   }

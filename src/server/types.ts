@@ -1,6 +1,5 @@
 import type { HttpBindings } from "@hono/node-server";
-import type { Principal } from "../engine/auth/index.js";
-import type { LocalEngine } from "../engine/local-engine.js";
+import type { Principal, LocalEngine } from "../engine/index.js";
 
 /** Per-request values the middleware chain hands to the route handler. */
 export interface RequestVars {
@@ -25,10 +24,9 @@ export interface ServerEnv {
 /** Writes one structured log line (stderr by default). */
 export type LogFn = (line: string) => void;
 
-/** What the server shares between middleware and the pipeline worker. */
-export interface Activity {
-  /** When the last write request was answered (ms since the epoch). */
-  lastWriteAt: number;
-  /** Set once shutdown began: responses ask clients to close their connection. */
-  closing: boolean;
+export type { Activity } from "../engine/index.js";
+
+/** The engine each authenticated caller gets. */
+export interface Engines {
+  get(principal: Principal): LocalEngine;
 }

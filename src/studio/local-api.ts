@@ -7,13 +7,10 @@
 import { getRequestListener } from "@hono/node-server";
 import { existsSync } from "node:fs";
 import { errors } from "../contract/errors.js";
-import { createLocalEngine, type LocalEngine } from "../engine/local-engine.js";
-import { isPostgresUrl, openDatabase } from "../engine/store/db.js";
-import type { Store } from "../engine/store/store.js";
+import { openApp, type AppEnv, type WorkerOptions, isPostgresUrl } from "../engine/index.js";
 import { createApp } from "../server/app.js";
 import { createServerLogger } from "../server/server-log.js";
 import type { Activity, LogFn } from "../server/types.js";
-import { startWorker, type WorkerOptions } from "../server/worker.js";
 import { createSessionAuthenticator } from "./session.js";
 import type { ApiBackend } from "./types.js";
 
@@ -23,6 +20,8 @@ export interface LocalApiOptions {
   db: string;
   workspace: string;
   sessionKey: string;
+  /** The environment the application reads (the CLI's). */
+  env: AppEnv;
   /** Background failures (pipeline errors); never request data. */
   log: LogFn;
   worker?: WorkerOptions;
@@ -33,21 +32,20 @@ export async function createLocalApi(options: LocalApiOptions): Promise<ApiBacke
   if (options.db !== ":memory:" && !isPostgresUrl(options.db) && !existsSync(options.db)) {
     throw errors.usage(`no database at ${options.db}: create one with ddsctl demo (the mortgage example) or ddsctl init, or pick another with --local <db>`);
   }
-  const store: Store = await openDatabase(options.db);
+  const app = await openApp({ location: options.db, env: options.env });
   const activity: Activity = { lastWriteAt: 0, closing: false };
   // One engine for the session: the local workspace, acting as the local user (as the CLI does).
-  let engine: LocalEngine | undefined;
-  const engines = { get: () => (engine ??= createLocalEngine({ db: store, workspace: options.workspace })) };
-  const app = createApp({ store, activity, auth: createSessionAuthenticator(options.sessionKey, options.workspace), engines });
-  const listener = getRequestListener(app.fetch);
-  const worker = startWorker(store, activity, options.worker, options.log ? createServerLogger({ write: options.log }) : undefined);
+  const engines = { get: () => app.engine({ workspace: options.workspace }) };
+  const api = createApp({ app, activity, auth: createSessionAuthenticator(options.sessionKey, options.workspace), engines });
+  const listener = getRequestListener(api.fetch);
+  // The pipeline only: webhooks are delivered by `serve`, and keys are purged there.
+  await app.start({ activity, worker: options.worker ?? {}, webhooks: false, purgeEveryMs: false, log: options.log ? createServerLogger({ write: options.log }) : undefined });
   return {
-    describe: `local ${store.location}`,
+    describe: `local ${app.store.location}`,
     handle: (req, res) => void listener(req, res),
     async close() {
       activity.closing = true;
-      await worker.stop();
-      await store.close();
+      await app.close();
     },
   };
 }

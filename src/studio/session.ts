@@ -6,7 +6,7 @@
  * the admin of the local workspace, and the REST app is built with that authenticator.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import type { Authenticator, Principal } from "../engine/auth/index.js";
+import type { Authenticator, Principal } from "../engine/index.js";
 
 /** The per-process session key (base64url, 256 bits). */
 export function newSessionKey(): string {

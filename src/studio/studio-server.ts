@@ -7,7 +7,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import type { AddressInfo } from "node:net";
 import { DdsError } from "../contract/errors.js";
 import type { LogFn } from "../server/types.js";
-import type { WorkerOptions } from "../server/worker.js";
+import type { AppEnv, WorkerOptions } from "../engine/index.js";
 import { allowedHosts, hostNames, refusal } from "./host-check.js";
 import { createLocalApi } from "./local-api.js";
 import { replyProblem } from "./problem-reply.js";
@@ -28,6 +28,8 @@ export interface StudioOptions {
   allowHosts?: string[];
   /** Background failures (pipeline errors). */
   log: LogFn;
+  /** A local target: the environment the application reads (the CLI's; default none). */
+  env?: AppEnv;
   /** The built page (default: dist/web). */
   assetsDir?: string;
   /** The session key (default: a new random one; tests pass their own). */
@@ -53,7 +55,7 @@ const TESTS_PATH = "/studio/tests.json";
 async function backendFor(options: StudioOptions, sessionKey: string): Promise<ApiBackend> {
   const t = options.target;
   if (t.mode === "remote") return createRemoteProxy({ baseUrl: t.baseUrl, token: t.token, sessionKey });
-  return createLocalApi({ db: t.db, workspace: t.workspace, sessionKey, log: options.log, worker: options.worker });
+  return createLocalApi({ db: t.db, workspace: t.workspace, sessionKey, env: options.env ?? {}, log: options.log, worker: options.worker });
 }
 
 /** Starts the studio on `host:port` (127.0.0.1 by default; port 0 picks a free one). */

@@ -9,14 +9,14 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { issueToken } from "../../dist/engine/auth/index.js";
-import { createLocalEngine, openLocalEngine } from "../../dist/engine/local-engine.js";
+import { openLocalEngine } from "../../dist/engine/local-engine.js";
 import { createWebhookOutbox } from "../../dist/engine/webhooks/index.js";
 import { startPostgres } from "../helpers/pg-cluster.mjs";
 import { serve } from "./scale-bench.mjs";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-// PostgreSQL seals webhook secrets with DDS_SECRET_KEY only: this process and its servers
-// (which inherit the environment) share one.
+// PostgreSQL seals webhook secrets with DDS_SECRET_KEY only: this process's engines (given
+// this environment) and its servers (which inherit it) share one.
 process.env.DDS_SECRET_KEY ??= randomBytes(32).toString("base64");
 
 /** A receiver that counts POSTs and answers `status` after `delayMs`; the first and last arrival times. */
@@ -78,7 +78,7 @@ async function latencyWhileWaiting(waiting) {
   const dir = mkdtempSync(join(tmpdir(), "bench-webhooks-"));
   const db = join(dir, "dds.db");
   const rx = await receiver({ status: 503, delayMs: 200 });
-  const engine = createLocalEngine({ db });
+  const engine = await openLocalEngine({ db, env: process.env });
   const { token } = await issueToken(engine.ctx.store, { workspace: "default", scopes: ["admin"] });
   await (await subscribed(engine, rx.url))(waiting);
   const hook = (await engine.listWebhooks()).data[0].webhookId;
@@ -108,12 +108,12 @@ export async function runWebhookBench({ deliveries = 20_000, waiting = 100_000 }
   const out = [];
   const dir = mkdtempSync(join(tmpdir(), "bench-webhooks-"));
   const sqlite = join(dir, "dds.db");
-  out.push(await throughput("SQLite, 1 node", sqlite, () => createLocalEngine({ db: sqlite }), 1, deliveries));
+  out.push(await throughput("SQLite, 1 node", sqlite, () => openLocalEngine({ db: sqlite, env: process.env }), 1, deliveries));
   const cluster = await startPostgres();
   try {
     for (const nodes of [1, 2]) {
       const url = await cluster.createDatabase();
-      out.push(await throughput(`PostgreSQL, ${nodes} node${nodes > 1 ? "s" : ""}`, url, () => openLocalEngine({ db: url }), nodes, deliveries));
+      out.push(await throughput(`PostgreSQL, ${nodes} node${nodes > 1 ? "s" : ""}`, url, () => openLocalEngine({ db: url, env: process.env }), nodes, deliveries));
     }
   } finally {
     await cluster.stop();

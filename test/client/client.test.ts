@@ -188,10 +188,10 @@ describe("base URL and the service factory", () => {
   });
 
   it("remote mode without a token is a usage error that says how to pass one", async () => {
-    const err = await failure(openService({ mode: "remote", baseUrl: "http://127.0.0.1:1/v1", source: "--remote" }));
+    const err = await failure(openService({ mode: "remote", baseUrl: "http://127.0.0.1:1/v1", source: "--remote" }, { env: {} }));
     expect(err.exitCode).toBe(2);
     expect(err.message).toMatch(/--token .*DDS_API_TOKEN/);
-    const service = await openService({ mode: "remote", baseUrl: "http://127.0.0.1:1", token: "dds_x", source: "--remote" });
+    const service = await openService({ mode: "remote", baseUrl: "http://127.0.0.1:1", token: "dds_x", source: "--remote" }, { env: {} });
     expect((await failure(service.listModels())).message).toContain("http://127.0.0.1:1/v1");
     await service.close();
   });

@@ -15,11 +15,10 @@ afterAll(async () => {
 
 // The same suite as local.test.ts, with the engine in-process on a real PostgreSQL that
 // this file starts from the machine's binaries.
-// Webhook secrets are sealed with DDS_SECRET_KEY on PostgreSQL (the engine reads the process's environment).
-process.env.DDS_SECRET_KEY ??= SHARED_SECRET_KEY;
+// Webhook secrets are sealed with DDS_SECRET_KEY on PostgreSQL: the application is given it.
 const open = async () => {
   cluster ??= await startPostgres();
-  engine ??= await openLocalEngine({ db: await cluster.createDatabase() });
+  engine ??= await openLocalEngine({ db: await cluster.createDatabase(), env: { DDS_SECRET_KEY: SHARED_SECRET_KEY } });
   return engine;
 };
 mortgageSuite("local engine on PostgreSQL", open);

@@ -1,6 +1,6 @@
 import { afterAll } from "vitest";
 import type { DdsService } from "../../src/contract/service.js";
-import { alternating, SHARED_SECRET_KEY, startNode, tokenFor, type InProcessNode } from "../helpers/pg-nodes.js";
+import { alternating, startNode, tokenFor, type InProcessNode } from "../helpers/pg-nodes.js";
 import { startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
 import { mortgageSuite } from "./mortgage-suite.js";
 import { webhookSuite } from "./webhook-suite.js";
@@ -20,8 +20,7 @@ afterAll(async () => {
 // node with its own pool, caches, worker and dispatcher. As in http.test.ts, the workers
 // wait 250 ms after the last write before a pass, so a read right after a write sees
 // `stale` as it does locally.
-// Webhook secrets are sealed with DDS_SECRET_KEY on PostgreSQL (the engine reads the process's environment).
-process.env.DDS_SECRET_KEY ??= SHARED_SECRET_KEY;
+// Webhook secrets are sealed with DDS_SECRET_KEY on PostgreSQL: startNode gives every node the same one.
 const open = async () => {
   if (client) return client;
   cluster = await startPostgres();

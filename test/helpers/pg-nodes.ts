@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { createHttpClient } from "../../src/client/index.js";
 import type { DdsService } from "../../src/contract/service.js";
 import { issueToken } from "../../src/engine/auth/index.js";
+import { openApp } from "../../src/engine/app.js";
 import { openDatabase } from "../../src/engine/store/db.js";
 import type { Store } from "../../src/engine/store/store.js";
 import { createServer, type RunningServer, type ServerOptions } from "../../src/server/index.js";
@@ -19,16 +20,17 @@ export interface InProcessNode {
 }
 
 /** Starts a `ddsctl serve` node in-process on the database at `url`. */
-export async function startNode(url: string, options: Partial<Omit<ServerOptions, "store">> = {}): Promise<InProcessNode> {
-  const store = await openDatabase(url);
-  const server = await createServer({ quiet: true, ...options, store }).listen(0, "127.0.0.1");
+export async function startNode(url: string, options: Partial<Omit<ServerOptions, "app">> = {}): Promise<InProcessNode> {
+  // The nodes of a test share one key, as `ddsctl serve` nodes share DDS_SECRET_KEY.
+  const app = await openApp({ location: url, env: { DDS_SECRET_KEY: SHARED_SECRET_KEY } });
+  const server = await createServer({ quiet: true, ...options, app }).listen(0, "127.0.0.1");
   return {
     origin: `http://127.0.0.1:${server.port}`,
-    store,
+    store: app.store,
     server,
     async close() {
       await server.close();
-      await store.close();
+      await app.close();
     },
   };
 }

@@ -6,7 +6,7 @@ import { migrateDatabase, openDatabase } from "../../src/engine/store/db.js";
 import { createIdempotencyRepo } from "../../src/engine/store/idempotency-repo.js";
 import { MIGRATIONS } from "../../src/engine/store/postgres/migrations/index.js";
 import type { Store } from "../../src/engine/store/store.js";
-import { startNode } from "../helpers/pg-nodes.js";
+import { SHARED_SECRET_KEY, startNode } from "../helpers/pg-nodes.js";
 import { declaredShape, postgresShape } from "../helpers/schema-shape.js";
 import { startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
 
@@ -111,14 +111,16 @@ describe("PostgreSQL store: several nodes", () => {
 
 describe("secrets on PostgreSQL", () => {
   it("come from DDS_SECRET_KEY only (every node must hold the same key): without it, a webhook is refused with the reason", async () => {
-    const engine = await openLocalEngine({ db: await cluster.createDatabase() });
+    // The process's own environment has the key: the application reads only what it is given.
     const saved = process.env.DDS_SECRET_KEY;
-    delete process.env.DDS_SECRET_KEY;
+    process.env.DDS_SECRET_KEY = SHARED_SECRET_KEY;
+    const engine = await openLocalEngine({ db: await cluster.createDatabase(), env: {} });
     try {
       await expect(engine.createWebhook({ url: "https://example.com/h", events: ["context.stale"] })).rejects.toThrow(/DDS_SECRET_KEY.*the same on every node/);
       expect((await engine.listWebhooks()).data).toHaveLength(0);
     } finally {
-      if (saved !== undefined) process.env.DDS_SECRET_KEY = saved;
+      if (saved === undefined) delete process.env.DDS_SECRET_KEY;
+      else process.env.DDS_SECRET_KEY = saved;
       await engine.close();
     }
   });

@@ -10,6 +10,7 @@ import { createAuthenticator, issueToken } from "../../src/engine/auth/index.js"
 import { createLocalEngine } from "../../src/engine/local-engine.js";
 import { openStore, type SqliteStore } from "../../src/engine/store/db.js";
 import { createApp } from "../../src/server/app.js";
+import { appOver } from "../../src/engine/app.js";
 
 /**
  * A keyed bulk request whose client went away while the server was still busy before
@@ -48,7 +49,7 @@ beforeAll(async () => {
       return real.authenticate(t, stamp);
     },
   };
-  const app = createApp({ store, activity: { lastWriteAt: 0, closing: false }, auth });
+  const app = createApp({ app: appOver(store, { env: {} }), activity: { lastWriteAt: 0, closing: false }, auth });
   server = createServer(getRequestListener(app.fetch));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   port = (server.address() as AddressInfo).port;

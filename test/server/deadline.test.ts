@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuthenticator, issueToken } from "../../src/engine/auth/index.js";
 import { openStore, type SqliteStore } from "../../src/engine/store/db.js";
 import { createApp } from "../../src/server/app.js";
+import { appOver } from "../../src/engine/app.js";
 
 /**
  * The last bound on a request: one whose work neither finishes nor fails (a database that
@@ -31,7 +32,7 @@ describe("a request that outlives its deadline", () => {
     const real = createAuthenticator(store);
     const stuck = new Promise<void>((r) => (release = r));
     const auth: typeof real = { cached: () => undefined, authenticate: async (t, s) => (await stuck, real.authenticate(t, s)) };
-    const app = createApp({ store, activity: { lastWriteAt: 0, closing: false }, auth, deadlineMs: 200 });
+    const app = createApp({ app: appOver(store, { env: {} }), activity: { lastWriteAt: 0, closing: false }, auth, deadlineMs: 200 });
     const res = await app.request("/v1/contexts", { headers: { authorization: `Bearer ${token}` } });
     expect([res.status, res.headers.get("retry-after"), res.headers.get("content-type")]).toEqual([503, "2", "application/problem+json"]);
     expect(await res.json()).toMatchObject({ code: "database_unavailable", detail: expect.stringContaining("did not finish within") });

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Scope } from "../../src/contract/routes.js";
 import { issueToken } from "../../src/engine/auth/index.js";
-import { openStore, type SqliteStore } from "../../src/engine/store/db.js";
+import { openApp } from "../../src/engine/app.js";
+import type { SqliteStore } from "../../src/engine/store/db.js";
 import { createServer, type RunningServer, type ServerOptions } from "../../src/server/index.js";
 
 /** An in-process server on 127.0.0.1:0 over a fresh temporary database. */
@@ -32,11 +33,12 @@ export interface Reply {
 }
 
 /** Starts a server; `dbPath` reuses an existing database (restart tests). */
-export async function startServer(options: Partial<Omit<ServerOptions, "store">> & { dbPath?: string } = {}): Promise<Harness> {
+export async function startServer(options: Partial<Omit<ServerOptions, "app">> & { dbPath?: string } = {}): Promise<Harness> {
   const dir = options.dbPath ? join(options.dbPath, "..") : mkdtempSync(join(tmpdir(), "ddsctl-server-"));
   const dbPath = options.dbPath ?? join(dir, "dds.db");
-  const store = openStore(dbPath);
-  const server = await createServer({ quiet: true, ...options, store }).listen(0, "127.0.0.1");
+  const app = await openApp({ location: dbPath, env: {} });
+  const store = app.store as SqliteStore;
+  const server = await createServer({ quiet: true, ...options, app }).listen(0, "127.0.0.1");
   const origin = `http://127.0.0.1:${server.port}`;
   return {
     dir,
@@ -65,7 +67,7 @@ export async function startServer(options: Partial<Omit<ServerOptions, "store">>
     },
     async close(keep = false) {
       await server.close();
-      await store.close();
+      await app.close();
       if (!keep) rmSync(dir, { recursive: true, force: true });
     },
   };

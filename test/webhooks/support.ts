@@ -5,22 +5,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import type Database from "better-sqlite3";
-import { createLocalEngine, type LocalEngine, type LocalEngineOptions } from "../../src/engine/local-engine.js";
-import type { SqliteStore } from "../../src/engine/store/db.js";
+import { appOver, type AppEnv } from "../../src/engine/app.js";
+import type { LocalEngine, LocalEngineOptions } from "../../src/engine/local-engine.js";
+import { openStore, type SqliteStore } from "../../src/engine/store/db.js";
 import { uuidBytes, uuidString } from "../../src/engine/store/values.js";
 
 /** The raw SQLite connection under an engine (these tests run on SQLite files). */
 export const rawOf = (engine: LocalEngine): Database.Database => (engine.ctx.store as SqliteStore).raw;
 
 /** A temp database file and engines opened on it; `cleanup` closes and removes them. */
-export function tempDb(): { path: string; open(options?: Omit<LocalEngineOptions, "db">): LocalEngine; cleanup(): Promise<void> } {
+export function tempDb(): { path: string; open(options?: Omit<LocalEngineOptions, "db" | "secrets"> & { env?: AppEnv }): LocalEngine; cleanup(): Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), "ddsctl-webhooks-"));
   const engines: LocalEngine[] = [];
   const path = join(dir, "dds.db");
   return {
     path,
     open(options = {}) {
-      const engine = createLocalEngine({ db: path, ...options });
+      // An application of its own, given `env` (the secret key a serve process would have).
+      const app = appOver(openStore(path), { env: options.env ?? {}, pipeline: options.pipeline, ownsStore: true });
+      const engine: LocalEngine = { ...app.engine({ workspace: options.workspace ?? "default", actor: options.actor }), close: () => app.close() };
       engines.push(engine);
       return engine;
     },

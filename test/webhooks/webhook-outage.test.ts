@@ -19,8 +19,8 @@ const children: ServeProcess[] = [];
 afterAll(() => {
   for (const c of children) c.child.kill("SIGKILL");
 });
-// The servers seal and open webhook secrets with this key (it replaces the key file).
-process.env.DDS_SECRET_KEY ??= SHARED_SECRET_KEY;
+// The servers seal and open webhook secrets with this key (it replaces the key file); the
+// test's own engine is given it too.
 
 async function serve(db: string, schedule = SCHEDULE.map((ms) => `${ms}ms`).join(",")): Promise<{ proc: ResultPromise; url: string }> {
   const p = await spawnServe(db, ["--webhook-schedule", schedule]);
@@ -39,7 +39,7 @@ describe("deliveries across a receiver's outage, through ddsctl serve", () => {
 
   beforeEach(async () => {
     db = tempDb();
-    const engine = db.open();
+    const engine = db.open({ env: { DDS_SECRET_KEY: SHARED_SECRET_KEY } });
     token = (await issueToken(engine.ctx.store, { workspace: "default", scopes: ["admin"] })).token;
     // A port nothing listens on yet: the receiver is down until the test starts it there.
     const probe = await startReceiver(() => secret);

@@ -4,7 +4,7 @@ import { createHttpClient } from "../../src/client/index.js";
 import type { DdsService } from "../../src/contract/service.js";
 import type { WebhookDispatcherOptions } from "../../src/engine/webhooks/index.js";
 import { startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
-import { SHARED_SECRET_KEY, startNode, tokenFor, type InProcessNode } from "../helpers/pg-nodes.js";
+import { startNode, tokenFor, type InProcessNode } from "../helpers/pg-nodes.js";
 import { startReceiver, until } from "./support.js";
 
 /**
@@ -14,7 +14,6 @@ import { startReceiver, until } from "./support.js";
  * idle sleep is an hour): a delivery is found by a notification or by the timer set for
  * its due time.
  */
-process.env.DDS_SECRET_KEY ??= SHARED_SECRET_KEY;
 
 let cluster: PgCluster;
 const nodes: InProcessNode[] = [];

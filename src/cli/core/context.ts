@@ -60,7 +60,7 @@ export function createContext(def: CommandDefinition, values: ArgsOf<ArgDefs>, i
       if (!state.service) {
         const t = ctx.target();
         const opened = targetToOpen(def, readOnly, t);
-        state.service = await openService(opened, { onRetry: (n) => out.info(out.c.dim(retryLine(n))), onMigrationProgress: migrationProgress(out) });
+        state.service = await openService(opened, { env: io.env, onRetry: (n) => out.info(out.c.dim(retryLine(n))), onMigrationProgress: migrationProgress(out) });
         out.info(out.c.dim(opened === t ? describeTarget(t) : `${describeTarget(t)} (no such file yet: a dry run against an empty database)`));
       }
       return state.service;

@@ -92,7 +92,7 @@ export function fileStamp(path: string): number {
  * in memory without `DDS_SECRET_KEY` gets a key that lives as long as the process.
  * Undefined when there is no key and none may be created.
  */
-export function loadKeyRing(dbPath: string, env: NodeJS.ProcessEnv, create: boolean): KeyRing | undefined {
+export function loadKeyRing(dbPath: string, env: Readonly<Record<string, string | undefined>>, create: boolean): KeyRing | undefined {
   const fromEnv = env[SECRET_KEY_ENV];
   if (fromEnv !== undefined && fromEnv.trim() !== "") return { keys: parseKeys(fromEnv, SECRET_KEY_ENV), source: SECRET_KEY_ENV };
   if (dbPath === ":memory:" || dbPath === "") return create ? { keys: [newSecretKey()], source: "memory" } : undefined;
@@ -114,7 +114,7 @@ export function loadKeyRing(dbPath: string, env: NodeJS.ProcessEnv, create: bool
  * database. PostgreSQL has no file of its own, and its nodes must all hold the same keys:
  * there the keys come from `DDS_SECRET_KEY` only.
  */
-export function keyRingOf(store: Store, env: NodeJS.ProcessEnv, create: boolean): KeyRing | undefined {
+export function keyRingOf(store: Store, env: Readonly<Record<string, string | undefined>>, create: boolean): KeyRing | undefined {
   if (store.kind === "sqlite") return loadKeyRing(store.location, env, create);
   const fromEnv = env[SECRET_KEY_ENV];
   if (fromEnv !== undefined && fromEnv.trim() !== "") return loadKeyRing("", env, create);

@@ -72,7 +72,7 @@ const states = new WeakMap<object, BoxState>();
  * therefore always uses the key the file names at that moment. On PostgreSQL the keys come
  * from `DDS_SECRET_KEY` only, the same on every node.
  */
-export function secretBoxFor(store: Store, env: NodeJS.ProcessEnv = process.env): SecretBox {
+export function secretBoxFor(store: Store, env: Readonly<Record<string, string | undefined>>): SecretBox {
   let state = states.get(store);
   if (!state) {
     state = { ring: undefined, stamp: -1 };

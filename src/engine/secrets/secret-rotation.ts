@@ -43,7 +43,7 @@ export function resealAll(rows: readonly SecretRow[], ring: KeyRing, onlyClear =
  * Seals secrets a database stored in clear text before encryption existed (run when
  * `ddsctl serve` starts). Returns how many; creates the key file only when there are any.
  */
-export async function sealClearSecrets(store: Store, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function sealClearSecrets(store: Store, env: Readonly<Record<string, string | undefined>>): Promise<number> {
   const repo = createSecretRowsRepo(store);
   if (!(await repo.all()).some((r) => !isSealed(r.value))) return 0;
   const ring = keyRingOf(store, env, true)!;
@@ -64,7 +64,7 @@ export async function sealClearSecrets(store: Store, env: NodeJS.ProcessEnv = pr
  * none seals with a retired key). With `DDS_SECRET_KEY`, its first key is the new one: put
  * it first, keep the old ones after it until this has run, then drop them.
  */
-export async function rotateSecrets(store: Store, env: NodeJS.ProcessEnv = process.env): Promise<RotationReport> {
+export async function rotateSecrets(store: Store, env: Readonly<Record<string, string | undefined>>): Promise<RotationReport> {
   const repo = createSecretRowsRepo(store);
   const fromEnv = env[SECRET_KEY_ENV] !== undefined && env[SECRET_KEY_ENV]!.trim() !== "";
   const current = keyRingOf(store, env, !fromEnv);
@@ -81,15 +81,4 @@ export async function rotateSecrets(store: Store, env: NodeJS.ProcessEnv = proce
     }),
   );
   return { source: ring.source, keyId: ring.keys[0].id, retiredKeyIds: ring.keys.slice(1).map((k) => k.id), ...counts };
-}
-
-/** Opens the database at `dbPath`, rotates its secrets' key, closes it (the `ddsctl secrets rotate` logic). */
-export async function rotateDatabaseSecrets(location: string, env: NodeJS.ProcessEnv = process.env): Promise<RotationReport> {
-  const { openDatabase } = await import("../store/db.js");
-  const store = await openDatabase(location);
-  try {
-    return await rotateSecrets(store, env);
-  } finally {
-    await store.close();
-  }
 }

@@ -26,6 +26,8 @@ export interface OpenDatabaseOptions {
   onMigrationProgress?: OnMigrationProgress;
   /** PostgreSQL only: connections in this process's pool (default: the URL's pool_size, DDS_DB_POOL, 10). */
   poolSize?: number;
+  /** PostgreSQL only: the environment read for `DDS_DB_POOL` and `PGAPPNAME`. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**

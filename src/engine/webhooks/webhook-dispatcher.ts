@@ -1,5 +1,5 @@
 import { formatDuration } from "../../util/duration.js";
-import { secretBoxFor } from "../secrets/secret-box.js";
+import { secretBoxFor, type SecretBox } from "../secrets/secret-box.js";
 import type { Store } from "../store/store.js";
 import { createDeliveryRepo, DISABLED_ERROR, type ClaimedDelivery } from "../store/webhook-repo.js";
 import { fetchSender, httpSender, postDelivery, type PostOutcome } from "./webhook-post.js";
@@ -35,6 +35,8 @@ export interface WebhookDispatcherOptions {
   idleMs?: number;
   /** Pause after a failed claim (a locked or unreachable database) before the next (default 1 s). */
   errorBackoffMs?: number;
+  /** The keys webhook secrets are opened with (the application's; default: the key file beside a SQLite database). */
+  secrets?: SecretBox;
   /** Told about a failure of the loop (a locked or closed database); the loop goes on. */
   onError?: (err: unknown) => void;
   /** Told how each attempt ended once it is recorded (the server's metrics). */
@@ -71,7 +73,7 @@ const RECHECK_MS = 25;
 export function createWebhookDispatcher(store: Store, options: WebhookDispatcherOptions = {}) {
   const repo = createDeliveryRepo(store.sql);
   const settler = createSettler(store);
-  const box = secretBoxFor(store);
+  const box = options.secrets ?? secretBoxFor(store, {});
   const sender = options.fetch ? fetchSender(options.fetch) : httpSender();
   const now = options.now ?? Date.now;
   const schedule: RetrySchedule = {

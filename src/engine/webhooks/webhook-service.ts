@@ -5,7 +5,6 @@ import { WebhookCreate, WebhookRecover, type Page, type Webhook, type WebhookDel
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
 import type { EngineContext, Scope } from "../engine-context.js";
-import { secretBoxFor } from "../secrets/secret-box.js";
 import type { WebhookRow } from "../store/webhook-repo.js";
 import { assertTransition, parseTargetStatus } from "../transitions.js";
 import { newWebhookSecret } from "./webhook-secret.js";
@@ -58,7 +57,7 @@ export function createWebhookService(ctx: EngineContext) {
       };
       // Stored encrypted (AES-256-GCM, key outside the database), sealed inside the write
       // transaction so a key rotation in another process cannot slip in between.
-      const box = secretBoxFor(ctx.store);
+      const box = ctx.secrets;
       await ctx.tx((s) => s.webhooks.insert({ ...row, secret: box.seal(row.secret, "webhook-secret") }));
       return toApiWebhook(row, true);
     },

@@ -43,7 +43,7 @@ export default defineCommand({
       try {
         const target = resolveTarget(targetFlagsOf(typed), ctx.io.env);
         if (target.mode === "local" && !existsSync(target.db)) throw missingDatabase(target.db);
-        const service = await openService(target);
+        const service = await openService(target, { env: ctx.io.env });
         try {
           words = await namesOf(service, want.names);
         } finally {

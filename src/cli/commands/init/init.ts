@@ -31,7 +31,7 @@ async function localProfile(ctx: CommandContext, flags: InitFlags): Promise<Prof
   const path = resolve(db);
   // --workspace is remembered: every command through this profile then works in it.
   const workspace = ctx.globals.workspace === undefined ? undefined : checkWorkspaceName(ctx.globals.workspace);
-  const service = await openService({ mode: "local", db: path, workspace: workspace ?? DEFAULT_WORKSPACE, source: "init" });
+  const service = await openService({ mode: "local", db: path, workspace: workspace ?? DEFAULT_WORKSPACE, source: "init" }, { env: ctx.io.env });
   await service.close();
   return workspace === undefined ? { mode: "local", db: path } : { mode: "local", db: path, workspace };
 }

@@ -7,7 +7,7 @@ import { openService } from "../../service-factory.js";
  * that says which.
  */
 export async function verifyRemote(baseUrl: string, token: string): Promise<void> {
-  const service = await openService({ mode: "remote", baseUrl, token, source: "login" });
+  const service = await openService({ mode: "remote", baseUrl, token, source: "login" }, { env: {} });
   try {
     await service.listModels({ limit: 1 });
   } catch (err) {

@@ -17,8 +17,10 @@ export default defineCommand({
     if (target.mode !== "local") {
       throw errors.usage(`secrets are rotated on the server's database, not over HTTP; run this where the database is, with --database <url>, --local <db>, DDS_DATABASE_URL or DDS_DB (target was ${target.baseUrl})`);
     }
-    const { rotateDatabaseSecrets } = await import("../../../engine/secrets/secret-rotation.js");
-    const report = await rotateDatabaseSecrets(target.db);
+    const { openApp } = await import("../../../engine/app.js");
+    const { rotateSecrets } = await import("../../../engine/secrets/secret-rotation.js");
+    const app = await openApp({ location: target.db, env: ctx.io.env });
+    const report = await rotateSecrets(app.store, app.env).finally(() => app.close());
     const { out } = ctx;
     if (out.options.json) return out.json(report);
     out.fields([

@@ -100,18 +100,19 @@ export default defineCommand({
     const say = (event: string, message: string, fields: Record<string, unknown> = {}) => (json ? logger.event(event, fields, "info", message) : out.info(message));
     const { onEngineEvent } = await import("../../../engine/events.js");
     const stopEvents = onEngineEvent(({ event, ...fields }) => logger.event(event, fields, event === "db_unreachable" ? "warn" : "info"));
-    const { openDatabase } = await import("../../../engine/store/db.js");
+    const { openApp } = await import("../../../engine/app.js");
     const signals = shutdownSignal(out, ctx.io);
     const stray = strayDatabaseErrors((error) => logger.event("database_error_unhandled", { error }, "error"));
     try {
       // A database that is not up yet is waited for (saying what for), not given up on.
       const waiting = (message: string) => (json ? logger.event("waiting_for_database", {}, "warn", message) : always.info(message));
-      const open = () => openDatabase(target.db, { migrate: flags.migrate, poolSize, onMigrationProgress: json ? undefined : migrationProgress(always) });
-      const store = await openWhenReachable(open, waiting, signals.received);
-      if (!store) return say("stopped", "stopped");
+      const open = () => openApp({ location: target.db, env: ctx.io.env, migrate: flags.migrate, poolSize, onMigrationProgress: json ? undefined : migrationProgress(always) });
+      const app = await openWhenReachable(open, waiting, signals.received);
+      if (!app) return say("stopped", "stopped");
+      const { store } = app;
       try {
         const metrics = metricsPort === undefined ? undefined : { port: metricsPort, host: String(flags.metricsHost) };
-        const server = await createServer({ store, logger, metrics, worker: { pipeline: { leaseMs } }, webhooks }).listen(port, flags.host);
+        const server = await createServer({ app, logger, metrics, worker: { pipeline: { leaseMs } }, webhooks }).listen(port, flags.host);
         // The server serves every workspace: each request acts in its token's.
         if (!json) out.info(out.c.dim(describeTarget(target, { workspace: false })));
         if (json) logger.event("webhook_settings", { ...webhooks }, "info", describeWebhookSettings(webhooks));
@@ -131,7 +132,7 @@ export default defineCommand({
         await server.close();
         say("stopped", "stopped");
       } finally {
-        await store.close();
+        await app.close();
       }
     } finally {
       stray.dispose();

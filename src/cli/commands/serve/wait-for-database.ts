@@ -1,6 +1,5 @@
 import { isDdsError } from "../../../contract/errors.js";
 import { asDatabaseUnavailable } from "../../../engine/store/db.js";
-import type { Store } from "../../../engine/store/store.js";
 import { backoffMs, RECONNECT_BACKOFF } from "../../../util/backoff.js";
 
 /** While waiting, the reason is repeated this often even when it does not change. */
@@ -13,17 +12,17 @@ const REMIND_MS = 30_000;
  * than this ddsctl, a wrong password) ends the wait at once. Resolves undefined when
  * `stop` comes first (SIGINT, SIGTERM).
  */
-export async function openWhenReachable(open: () => Promise<Store>, say: (line: string) => void, stop: Promise<unknown>): Promise<Store | undefined> {
+export async function openWhenReachable<T extends { close(): Promise<void> }>(open: () => Promise<T>, say: (line: string) => void, stop: Promise<unknown>): Promise<T | undefined> {
   let stopped = false;
   void stop.then(() => (stopped = true));
   let said = "";
   let saidAt = 0;
   for (let attempt = 1; !stopped; attempt++) {
     try {
-      const store = await open();
+      const opened = await open();
       if (said) say("the database is reachable: starting");
-      if (!stopped) return store;
-      await store.close();
+      if (!stopped) return opened;
+      await opened.close();
       return undefined;
     } catch (err) {
       if (!isDdsError(err) || err.code !== "database_unavailable") throw err;

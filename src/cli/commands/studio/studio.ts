@@ -37,6 +37,7 @@ export default defineCommand({
       allowHosts: args.allowHost,
       tests: args.tests !== undefined ? await suitesForStudio(args.tests) : undefined,
       log: (line) => ctx.out.warn(line),
+      env: ctx.io.env,
     });
     ctx.out.info(`studio for ${describeTarget(target)}; Ctrl-C stops it`);
     ctx.out.line(running.url);

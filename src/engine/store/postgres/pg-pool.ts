@@ -12,6 +12,8 @@ import type { PoolStats } from "../store.js";
 export interface PgPoolOptions {
   /** Connections (default: the URL's pool_size, else DDS_DB_POOL, else 10). */
   size?: number;
+  /** Read for `DDS_DB_POOL` and `PGAPPNAME`. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -58,9 +60,9 @@ function createClient(url: string, max: number, connection: Record<string, strin
  */
 export function createPgPool(url: string, location: string, options: PgPoolOptions = {}) {
   const settings = parsePgUrl(url);
-  const size = options.size ?? settings.poolSize ?? (Number(process.env.DDS_DB_POOL) || DEFAULT_POOL_SIZE);
+  const size = options.size ?? settings.poolSize ?? (Number(options.env?.DDS_DB_POOL) || DEFAULT_POOL_SIZE);
   const waitMs = settings.poolTimeoutMs ?? DEFAULT_POOL_TIMEOUT_S * 1000;
-  const connection: Record<string, string> = { application_name: process.env.PGAPPNAME ?? "ddsctl", ...POOL_SETTINGS, ...SESSION_SETTINGS };
+  const connection: Record<string, string> = { application_name: options.env?.PGAPPNAME ?? "ddsctl", ...POOL_SETTINGS, ...SESSION_SETTINGS };
   let client = createClient(settings.driverUrl, size, connection);
   const permits = createPermits(size);
   const resets = new Set<() => void>();

@@ -23,6 +23,8 @@ export interface PostgresStoreOptions {
   migrate?: boolean;
   /** Connections in the pool (default: the URL's pool_size, else DDS_DB_POOL, else 10). */
   poolSize?: number;
+  /** Read for `DDS_DB_POOL` and `PGAPPNAME` (the application's environment; none read otherwise). */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Told how a long upgrade of an earlier release's database advances. */
   onMigrationProgress?: OnMigrationProgress;
 }
@@ -46,11 +48,11 @@ function openFailure(err: unknown, location: string): DdsError {
  */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
   const location = redactUrl(url);
-  const pool = createPgPool(url, location, { size: options.poolSize });
+  const pool = createPgPool(url, location, { size: options.poolSize, env: options.env });
   let notifications: ReturnType<typeof createNotifications> | undefined;
   try {
     await migratePostgres(pool.client, location, options.migrate ?? true, options.onMigrationProgress);
-    notifications = createNotifications(parsePgUrl(url).driverUrl, { application_name: process.env.PGAPPNAME ?? "ddsctl", ...SESSION_SETTINGS });
+    notifications = createNotifications(parsePgUrl(url).driverUrl, { application_name: options.env?.PGAPPNAME ?? "ddsctl", ...SESSION_SETTINGS });
     await notifications.start();
   } catch (err) {
     await notifications?.close().catch(() => undefined);

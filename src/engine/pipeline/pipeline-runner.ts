@@ -1,10 +1,9 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type { Store } from "../engine/store/store.js";
-import { createPipeline, type PipelineOptions } from "../engine/pipeline/worker.js";
-import { withWebhookEvents } from "../engine/webhooks/index.js";
-import { isDatabaseUnavailable } from "./problem.js";
-import type { ServerLogger } from "./server-log.js";
-import type { Activity } from "./types.js";
+import { isDdsError } from "../../contract/errors.js";
+import type { Activity, EventLog } from "../app-types.js";
+import type { Store } from "../store/store.js";
+import { withWebhookEvents } from "../webhooks/index.js";
+import { createPipeline, type PipelineOptions } from "./worker.js";
 
 /** Timing of the in-process pipeline worker. */
 export interface WorkerOptions {
@@ -39,11 +38,11 @@ export interface RunningWorker {
 }
 
 /**
- * Runs the resolution pipeline beside the HTTP server: one pipeline over the whole store
- * (every workspace), a pass at a time while work exists, yielding to the event loop
- * between passes so requests keep flowing.
+ * Runs the resolution pipeline in the background (beside the HTTP server, or the studio):
+ * one pipeline over the whole store (every workspace), a pass at a time while work exists,
+ * yielding to the event loop between passes so requests keep flowing.
  */
-export function startWorker(store: Store, activity: Activity, options: WorkerOptions = {}, logger?: ServerLogger): RunningWorker {
+export function startWorker(store: Store, activity: Activity, options: WorkerOptions = {}, logger?: EventLog): RunningWorker {
   const idleMs = options.idleMs ?? 50;
   const settleMs = options.settleMs ?? 50;
   const maxDeferMs = options.maxDeferMs ?? 1000;
@@ -81,7 +80,7 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
   });
   // While the database is away every pass fails alike; the store reports the outage once.
   const logError = (err: unknown) => {
-    if (!isDatabaseUnavailable(err)) logger?.event("pipeline_error", { error: (err as Error).message }, "error");
+    if (!(isDdsError(err) && err.code === "database_unavailable")) logger?.event("pipeline_error", { error: (err as Error).message }, "error");
   };
 
   /** How long an idle worker sleeps: SQLite polls; PostgreSQL waits for a notification or the next lease end. */
