@@ -194,23 +194,6 @@ export interface DdsService {
   runPipeline(options?: PipelineRunOptions): Promise<PipelineRunResult>;
   pipelineStatus(): Promise<PipelineStatus>;
 
-  /**
-   * Optional: starts a write group, after which calls commit together when the group is
-   * committed (each call stays atomic on its own). Only the in-process engine offers it
-   * (SQLite or PostgreSQL): a local import commits a few hundred milliseconds of batches
-   * at once instead of one transaction per batch. Nothing from a group is durable before
-   * `commit` returns (SQLite) or resolves (PostgreSQL).
-   */
-  writeGroup?(): WriteGroup;
-
   /** Releases connections and file handles. */
   close(): Promise<void>;
-}
-
-/** Calls committed together; see {@link DdsService.writeGroup}. */
-export interface WriteGroup {
-  /** Makes every call since the group began durable (a promise where the database is remote). */
-  commit(): void | Promise<void>;
-  /** Undoes every call since the group began. */
-  rollback(): void | Promise<void>;
 }

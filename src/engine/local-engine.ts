@@ -1,5 +1,5 @@
 import { userInfo } from "node:os";
-import type { DdsService, WriteGroup } from "../contract/service.js";
+import type { DdsService } from "../contract/service.js";
 import { createContextService } from "./contexts/context-service.js";
 import { createDraftEvaluation } from "./decisions/draft-evaluation.js";
 import { createEvaluationService } from "./decisions/evaluation-service.js";
@@ -19,7 +19,9 @@ import { openStore, type OpenDatabaseOptions } from "./store/db.js";
 // A cycle at load time only: openLocalEngine calls openApp when it runs.
 import { openApp, type AppEnv } from "./app.js";
 import { createReplayRepo } from "./store/replay-repo.js";
-import { ensureWorkspace, type Store } from "./store/store.js";
+import { ensureWorkspace, type Store, type WriteGroup } from "./store/store.js";
+
+export type { WriteGroup } from "./store/store.js";
 import { secretBoxFor, type SecretBox } from "./secrets/secret-box.js";
 import { createWebhookOutbox, createWebhookService, withWebhookEvents } from "./webhooks/index.js";
 
@@ -45,6 +47,8 @@ export type LocalEngine = DdsService & {
   readonly pipeline: Pipeline;
   /** The answer a keyed call stored (see ReplayRepo.expand), for the HTTP layer's replays. */
   expandReplay(requestHash: string, body: string): Promise<string>;
+  /** Starts a write group (see WriteGroup); absent where the store has none. */
+  writeGroup?(): WriteGroup;
 };
 
 /** `local:<os user>`: who acts when the CLI works on a database in-process. */

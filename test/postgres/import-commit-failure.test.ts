@@ -47,7 +47,7 @@ function options(file: string, resume: boolean): ImportOptions {
 function failingSecondCommit(engine: LocalEngine, url: string): { service: DdsService; injected: () => boolean } {
   let groups = 0;
   let injected = false;
-  const service: DdsService = {
+  const service: LocalEngine = {
     ...engine,
     writeGroup: () => {
       const group = engine.writeGroup!();

@@ -1,4 +1,3 @@
-import type { WriteGroup } from "../../contract/service.js";
 import type { IngestStore } from "./evidence-repo.js";
 import type { Signal, Sql } from "./sql.js";
 
@@ -73,4 +72,18 @@ export interface Store {
 /** Creates the workspace row if it does not exist yet. */
 export async function ensureWorkspace(sql: Sql, name: string): Promise<void> {
   await sql.run("INSERT INTO workspaces (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", [name, sql.dialect.time(Date.now())]);
+}
+
+/**
+ * Calls committed together (see Store.writeGroup): the in-process engine offers it, so a
+ * local import commits a few hundred milliseconds of batches at once instead of one
+ * transaction per batch; each call stays atomic on its own. Nothing of a group is durable
+ * before `commit` returns (SQLite) or resolves (PostgreSQL). Not part of the service
+ * contract: a remote service commits each request.
+ */
+export interface WriteGroup {
+  /** Makes every call since the group began durable. */
+  commit(): void | Promise<void>;
+  /** Undoes every call since the group began. */
+  rollback(): void | Promise<void>;
 }

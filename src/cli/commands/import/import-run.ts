@@ -14,6 +14,7 @@ import { KINDS, type ImportKind } from "./import-kinds.js";
 import { ImportLedger, type ImportCounts, type ImportProgress } from "./import-ledger.js";
 import { setUpImport, type ImportOptions, type ImportStart } from "./import-setup.js";
 import { WindowWork, prepareWindow } from "./window-work.js";
+import { writeGroupsOf, type WriteGroup } from "../../../engine/write-groups.js";
 
 export type { ImportCounts, ImportProgress };
 
@@ -115,15 +116,16 @@ async function runFrom(service: DdsService, opts: ImportOptions, start: ImportSt
   const progress = showProgress?.(start.size);
   const ledger = new ImportLedger(opts, start, rejects, progress, spec.contextOf !== undefined);
   // Locally, batches commit in groups; the checkpoint follows each group's commit.
-  const grouped = !opts.dryRun && service.writeGroup !== undefined;
-  let group: ReturnType<NonNullable<DdsService["writeGroup"]>> | undefined;
+  const writeGroups = opts.dryRun ? undefined : writeGroupsOf(service);
+  const grouped = writeGroups !== undefined;
+  let group: WriteGroup | undefined;
   let groupStarted = performance.now();
   ledger.deferred = grouped;
   // A group opens with the first batch after the last one closed, so an idle input (a
   // slow pipe) holds no write lock and leaves nothing uncommitted.
   const openGroup = () => {
     if (!grouped || group) return;
-    group = service.writeGroup!();
+    group = writeGroups!();
     groupStarted = performance.now();
   };
   /** The heap as the last collection left it. */

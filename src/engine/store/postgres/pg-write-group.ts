@@ -1,5 +1,5 @@
 import type postgres from "postgres";
-import type { WriteGroup } from "../../../contract/service.js";
+import type { WriteGroup } from "../store.js";
 import { errors } from "../../../contract/errors.js";
 import type { Sql } from "../sql.js";
 import type { StaleMarks } from "./pg-stale.js";

@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { DdsError } from "../../../contract/errors.js";
-import type { WriteGroup } from "../../../contract/service.js";
+import type { WriteGroup } from "../store.js";
 import type { Signal } from "../sql.js";
 import type { Store } from "../store.js";
 import type { OnMigrationProgress } from "../migration-progress.js";
