@@ -13,7 +13,7 @@ import { Output, type Format } from "./output.js";
 import { jqRefusal } from "./output/jq-filter.js";
 import { packageVersion } from "./package-root.js";
 import { COMMANDS } from "./registry.js";
-import { sharedContextNames } from "./names/resolve-ref.js";
+import { sharedContextNames } from "../portable/names/resolve-ref.js";
 
 
 function isPipeClosed(err: unknown): boolean {

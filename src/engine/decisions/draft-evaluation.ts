@@ -7,7 +7,7 @@ import type { EngineContext } from "../engine-context.js";
 import { runPass } from "../pipeline/stages/index.js";
 import { ExpressionCache } from "../pipeline/stages/expression-cache.js";
 import type { PassInput } from "../pipeline/types.js";
-import { compileExpression, isTruthy, type VarResolver } from "../rules/index.js";
+import { compileExpression, isTruthy, type VarResolver } from "../../portable/json-logic/index.js";
 import { assertCompilable, requireRule } from "./rule-service.js";
 
 // Drafts change with every keystroke of a rule author: keep their compilations apart

@@ -1,19 +1,9 @@
 /**
- * ddsctl's JSON Logic engine: json-logic-js semantics (minus `method`), compiled once into
- * closures, with a trace of every evaluated sub-expression and the inputs it read.
+ * The JSON Logic engine as the pipeline's stages import it. The engine itself lives in
+ * the portable layer (`src/portable/json-logic/`), where the CLI, the engine and the
+ * studio's page share it; this path stays only because the stages under
+ * `engine/pipeline/` still import it here. When they import the portable layer directly,
+ * delete this file.
  */
-export { compileExpression } from "./compile.js";
-export { JsonLogicCompileError } from "./compile-error.js";
-export { validateRuleExpression } from "./validate.js";
-export { collectVarPaths } from "./collect-var-paths.js";
-export { isTruthy } from "./truthy.js";
-export { TRACE_ELEMENT_CAP } from "./runtime.js";
-export type {
-  CompileOptions,
-  CompiledExpression,
-  EvaluateOptions,
-  EvaluationResult,
-  RuleProblem,
-  TraceStep,
-  VarResolver,
-} from "./types.js";
+export { compileExpression, isTruthy } from "../../portable/json-logic/index.js";
+export type { CompiledExpression, VarResolver } from "../../portable/json-logic/index.js";

@@ -4,7 +4,7 @@ import type { DdsService } from "../../../contract/service.js";
 import { fieldTypes, parsePairs } from "../../body.js";
 import type { StringArg, StringsArg } from "../../core/args.js";
 import { refFlags } from "../../core/shared-args.js";
-import { idRef, resolveRef } from "../../names/resolve-ref.js";
+import { idRef, resolveRef } from "../../../portable/names/resolve-ref.js";
 
 /** The friendly flags of `contributions add`, beside `-f`. */
 export const contributionArgs = {

@@ -6,7 +6,7 @@ import { bulkExitCode, renderBulk, succeededData } from "../../render/bulk.js";
 import { renderRecord } from "../../render/records.js";
 import { contextIdsOf, drainPipeline } from "../../common/drain.js";
 import { readBulkItems } from "./bulk-file.js";
-import { idRef } from "../../names/resolve-ref.js";
+import { idRef } from "../../../portable/names/resolve-ref.js";
 
 /** `ddsctl records update <recordId>` or `records update --bulk -f items.json`. */
 export default defineCommand({

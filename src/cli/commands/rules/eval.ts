@@ -2,7 +2,7 @@ import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import { reportArgs, refFlags } from "../../core/shared-args.js";
 import { listQueryFrom } from "../../list-options.js";
-import { refLabel, resolveRef } from "../../names/resolve-ref.js";
+import { refLabel, resolveRef } from "../../../portable/names/resolve-ref.js";
 import { renderTraceReport } from "../../workbench/trace/render-trace-report.js";
 import { explainArgs, parseExplainMode } from "../trace/trace-args.js";
 
@@ -38,15 +38,15 @@ export default defineCommand({
     const rule = await readRuleSource(ctx.io, args.ruleFile);
     const header: [string, unknown][] = [["rule", rule.name ?? "(draft)"]];
     if (flags.data !== undefined) {
-      const { evaluateLocally } = await import("../../workbench/rules-eval/local-eval.js");
+      const { evaluateLocally } = await import("../../../portable/workbench/rules-eval/local-eval.js");
       const result = evaluateLocally(rule.expression, await readDataDocument(ctx.io, flags.data));
       if (out.options.json) return out.json(result);
-      const { buildTraceReport } = await import("../../workbench/trace/trace-report.js");
+      const { buildTraceReport } = await import("../../../portable/workbench/trace/trace-report.js");
       return renderTraceReport(out, buildTraceReport(result), { explain, paths: Boolean(flags.paths), header });
     }
     const service = await ctx.service();
     if (flags.allContexts) {
-      const { runImpact } = await import("../../workbench/rules-eval/impact.js");
+      const { runImpact } = await import("../../../portable/workbench/rules-eval/impact.js");
       const { renderImpact } = await import("../../workbench/rules-eval/impact-render.js");
       const against = flags.against === undefined ? undefined : await service.getRule(await resolveRef(service, "rule", flags.against));
       // Only the cases the rule applies to count, as in the studio: the draft's context
@@ -59,11 +59,11 @@ export default defineCommand({
     const contextId = await resolveRef(service, "context", flags.context!);
     const result = await service.evaluateRule({ expression: rule.expression, contextId });
     if (out.options.json) return out.json(result);
-    const { buildTraceReport } = await import("../../workbench/trace/trace-report.js");
+    const { buildTraceReport } = await import("../../../portable/workbench/trace/trace-report.js");
     let inputs;
     if (flags.lineage) {
-      const { LineageReader } = await import("../../workbench/trace/lineage-reader.js");
-      const { explainInputs } = await import("../../workbench/trace/input-sources.js");
+      const { LineageReader } = await import("../../../portable/workbench/trace/lineage-reader.js");
+      const { explainInputs } = await import("../../../portable/workbench/trace/input-sources.js");
       inputs = await explainInputs(new LineageReader(service), contextId, result.evaluationTrace.inputs);
     }
     renderTraceReport(out, buildTraceReport(result, inputs), { explain, paths: Boolean(flags.paths), header, context: refLabel("context", flags.context!, contextId) });

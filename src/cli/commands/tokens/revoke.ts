@@ -1,7 +1,7 @@
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, yesArgs } from "../../core/shared-args.js";
 import { withTokenStore } from "./token-store.js";
-import { idRef } from "../../names/resolve-ref.js";
+import { idRef } from "../../../portable/names/resolve-ref.js";
 
 /** `ddsctl tokens revoke <tokenId>`. */
 export default defineCommand({

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import { reportArgs, refFlags, refs } from "../../core/shared-args.js";
-import { refLabel, resolveRef } from "../../names/resolve-ref.js";
+import { refLabel, resolveRef } from "../../../portable/names/resolve-ref.js";
 import { renderTraceDiff } from "../../workbench/trace/render-trace-diff.js";
 import { durationFlag } from "../../common/duration-flag.js";
 
@@ -50,7 +50,7 @@ export default defineCommand({
         : asOf !== undefined
           ? { kind: "time" as const, asOf }
           : { kind: "context" as const, contextId: await resolveRef(service, "context", other!) };
-    const { runTraceDiff } = await import("../../workbench/trace/trace-diff-run.js");
+    const { runTraceDiff } = await import("../../../portable/workbench/trace/trace-diff-run.js");
     const report = await runTraceDiff(service, contextId, ruleId, baseline);
     if (ctx.out.options.json) return ctx.out.json(report);
     const rule = await service.getRule(ruleId);

@@ -1,7 +1,7 @@
 import { defineCommand } from "../../core/define-command.js";
 import { reportArgs, refs } from "../../core/shared-args.js";
 import { collectPages } from "../../list-options.js";
-import { refLabel, resolveRef } from "../../names/resolve-ref.js";
+import { refLabel, resolveRef } from "../../../portable/names/resolve-ref.js";
 import { freshenHint } from "../../common/lifecycle-hints.js";
 import { evaluationColumns } from "../../render/rules.js";
 import { renderTraceReport } from "../../workbench/trace/render-trace-report.js";
@@ -33,11 +33,11 @@ export default defineCommand({
     if (ruleRef !== undefined) {
       const explain = parseExplainMode(flags.explain);
       const evaluation = await service.getContextEvaluation(contextId, await resolveRef(service, "rule", ruleRef));
-      const { buildTraceReport } = await import("../../workbench/trace/trace-report.js");
+      const { buildTraceReport } = await import("../../../portable/workbench/trace/trace-report.js");
       let inputs;
       if (flags.lineage) {
-        const { LineageReader } = await import("../../workbench/trace/lineage-reader.js");
-        const { explainInputs } = await import("../../workbench/trace/input-sources.js");
+        const { LineageReader } = await import("../../../portable/workbench/trace/lineage-reader.js");
+        const { explainInputs } = await import("../../../portable/workbench/trace/input-sources.js");
         inputs = await explainInputs(new LineageReader(service), contextId, evaluation.evaluationTrace.inputs);
       }
       const report = buildTraceReport(evaluation, inputs);

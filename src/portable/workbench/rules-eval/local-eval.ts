@@ -4,7 +4,7 @@
  */
 import { errors } from "../../../contract/errors.js";
 import type { RuleEvaluationResult } from "../../../contract/service.js";
-import { compileExpression, isTruthy, validateRuleExpression, type VarResolver } from "../../../engine/rules/index.js";
+import { compileExpression, isTruthy, validateRuleExpression, type VarResolver } from "../../json-logic/index.js";
 
 const own = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
