@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { isPostgresUrl } from "../../engine/store/location.js";
 import { DdsError } from "../../contract/errors.js";
 import type { DdsService } from "../../contract/service.js";
-import type { Output } from "../output.js";
+import type { Output } from "../output/output.js";
 import { openService, retryLine } from "../service-factory.js";
 import { migrationProgress } from "../common/migration-progress.js";
 import { describeTarget, resolveTarget, type Target } from "../target.js";

@@ -1,5 +1,5 @@
 import { errors, ExitCode, isDdsError } from "../../../contract/errors.js";
-import { readStdin } from "../../body.js";
+import { readStdin } from "../../document-input.js";
 import { defineCommand } from "../../core/define-command.js";
 import { reportArgs, waitArgs } from "../../core/shared-args.js";
 import { drainPipeline } from "../../common/drain.js";

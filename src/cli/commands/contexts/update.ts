@@ -1,5 +1,5 @@
 import { errors } from "../../../contract/errors.js";
-import { bodyFrom, parsePairs } from "../../body.js";
+import { bodyFrom, parsePairs } from "../../document-input.js";
 import { defineCommand } from "../../core/define-command.js";
 import { fileArg, outputArgs, refs } from "../../core/shared-args.js";
 import { resolveRef } from "../../../portable/names/resolve-ref.js";

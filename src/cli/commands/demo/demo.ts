@@ -5,7 +5,7 @@ import { errors, ExitCode } from "../../../contract/errors.js";
 import { isInteractive } from "../../core/context.js";
 import { defineCommand } from "../../core/define-command.js";
 import { reportArgs, yesArgs } from "../../core/shared-args.js";
-import type { Output } from "../../output.js";
+import type { Output } from "../../output/output.js";
 import { packageRoot } from "../../package-root.js";
 import { renderEvaluationTrace } from "../../workbench/trace/render-trace.js";
 import { waitForContexts } from "../wait/wait-contexts.js";

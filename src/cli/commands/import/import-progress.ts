@@ -1,4 +1,4 @@
-import type { Output } from "../../output.js";
+import type { Output } from "../../output/output.js";
 import type { ImportCounts, ImportProgress } from "./import-run.js";
 
 /** `1:05` or `1:02:05`: what is left, for the bar. */

@@ -1,5 +1,5 @@
 import { errors } from "../../../contract/errors.js";
-import { bodyFrom } from "../../body.js";
+import { bodyFrom } from "../../document-input.js";
 import { isInteractive } from "../../core/context.js";
 import { defineCommand } from "../../core/define-command.js";
 import { fileArg, outputArgs } from "../../core/shared-args.js";

@@ -1,5 +1,5 @@
 import { errors } from "../../../contract/errors.js";
-import { bodyFrom, fieldTypes, parsePairs } from "../../body.js";
+import { bodyFrom, fieldTypes, parsePairs } from "../../document-input.js";
 import { defineCommand, type CommandContext } from "../../core/define-command.js";
 import { fileArg, outputArgs, waitArgs } from "../../core/shared-args.js";
 import { bulkExitCode, renderBulk, succeededData } from "../../render/bulk.js";

@@ -1,4 +1,4 @@
-import type { Output } from "../../output.js";
+import type { Output } from "../../output/output.js";
 import type { CandidateExplanation, FieldEvidence, RecordExplanation } from "../../../portable/workbench/explain/record-explain.js";
 import type { TraceColors } from "../trace/render-trace.js";
 import { renderDependencyLines } from "../trace/render-trace-inputs.js";

@@ -1,4 +1,4 @@
-import type { Output } from "../../output.js";
+import type { Output } from "../../output/output.js";
 import { renderTraceNodes, type TraceColors } from "../trace/render-trace.js";
 import type { CaseResult, TestReport } from "./rules-test.js";
 import { alignTrace } from "../../../portable/workbench/trace/trace-align.js";

@@ -1,4 +1,4 @@
-import type { Output } from "../../output.js";
+import type { Output } from "../../output/output.js";
 import type { ReceivedSince, TraceDiffReport } from "../../../portable/workbench/trace/trace-diff-run.js";
 import type { NodeChange } from "../../../portable/workbench/trace/trace-diff.js";
 import { outcomeText } from "../../render/rules.js";

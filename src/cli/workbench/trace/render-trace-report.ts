@@ -1,4 +1,4 @@
-import type { Output } from "../../output.js";
+import type { Output } from "../../output/output.js";
 import { isStoredEvaluation, alignEvaluation, type TraceReport } from "../../../portable/workbench/trace/trace-report.js";
 import { statusStyle } from "../../render/models.js";
 import { outcomeText, severityStyle } from "../../render/rules.js";

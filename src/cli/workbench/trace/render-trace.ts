@@ -1,5 +1,5 @@
 import type { Evaluation, TraceStep } from "../../../contract/schemas/index.js";
-import type { Output } from "../../output.js";
+import type { Output } from "../../output/output.js";
 import { alignTrace, preOrder, type TraceNode } from "../../../portable/workbench/trace/trace-align.js";
 import { statusStyle } from "../../render/models.js";
 import { outcomeText, severityStyle } from "../../render/rules.js";
