@@ -70,6 +70,7 @@ export function createContext(def: CommandDefinition, values: ArgsOf<ArgDefs>, i
     },
     async confirm(question, yes) {
       if (yes || !isInteractive(io)) return;
+      // Lazy: the prompts are a side bundle, required only when a terminal is asked to confirm.
       const { confirm } = await import("@inquirer/prompts");
       if (!(await confirm({ message: question, default: false }, { input: io.stdin, output: io.stderr }))) throw new DdsError("invalid_request", "cancelled: nothing was changed");
     },

@@ -64,6 +64,7 @@ export class Output {
 
   /** Loads chalk and yaml only when this run needs them, keeping start-up fast. */
   async init(): Promise<void> {
+    // Lazy: chalk only for a terminal with colour; yaml is a side bundle, only for -o yaml.
     if (this.options.color && (this.stdoutTTY || this.stderrTTY)) this.chalk = (await import("chalk")).default;
     if (this.options.format === "yaml") this.yaml = await import("yaml");
     if (this.options.jq !== undefined) this.jq = await compileJq(this.options.jq);

@@ -28,6 +28,7 @@ export default defineCommand({
     const flags = args;
     const diff = args.diff;
     try {
+      // Lazy: the declarative documents build zod schemas and load yaml; every command module loads at start-up (registry.ts).
       const lib = await import("../../declarative/index.js");
       const file = args.file;
       const docs = file === "-" ? lib.loadDocumentsFromText(await readStdin(ctx.io)) : lib.loadDocuments(file);

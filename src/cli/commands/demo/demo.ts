@@ -81,6 +81,7 @@ export default defineCommand({
       for (const suffix of ["", "-wal", "-shm"]) rmSync(`${target.db}${suffix}`, { force: true });
       out.info(out.c.dim(`removed ${target.db}`));
     }
+    // Lazy: the declarative documents build zod schemas and load yaml; every command module loads at start-up (registry.ts).
     const lib = await import("../../declarative/index.js");
     const docs = lib.loadDocuments(FIXTURES, PACKAGE_ROOT);
     const service = await ctx.service();

@@ -28,6 +28,7 @@ export function etaSeconds(total: number, bytes: number, seconds: number): numbe
 export async function progressBar(out: Output): Promise<((total: number | undefined) => ImportProgress | undefined) | undefined> {
   const stream = out.progressStream();
   if (!stream) return undefined;
+  // Lazy: the progress bar's package loads only when stderr is a terminal.
   const { default: cliProgress } = await import("cli-progress");
   return (total) => {
     const started = Date.now();

@@ -17,6 +17,7 @@ export default defineCommand({
     if (target.mode !== "local") {
       throw errors.usage(`secrets are rotated on the server's database, not over HTTP; run this where the database is, with --database <url>, --local <db>, DDS_DATABASE_URL or DDS_DB (target was ${target.baseUrl})`);
     }
+    // Lazy: engine code (the stores, their drivers) loads only for the command that uses it, never at start-up.
     const { rotateDatabaseSecrets } = await import("../../../engine/secrets/secret-rotation.js");
     const report = await rotateDatabaseSecrets(target.db);
     const { out } = ctx;

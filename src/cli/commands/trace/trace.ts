@@ -6,6 +6,9 @@ import { freshenHint } from "../../common/lifecycle-hints.js";
 import { evaluationColumns } from "../../render/rules.js";
 import { renderTraceReport } from "../../workbench/trace/render-trace-report.js";
 import { explainArgs, parseExplainMode } from "./trace-args.js";
+import { buildTraceReport } from "../../../portable/workbench/trace/trace-report.js";
+import { LineageReader } from "../../../portable/workbench/trace/lineage-reader.js";
+import { explainInputs } from "../../../portable/workbench/trace/input-sources.js";
 
 /** `ddsctl trace <contextId> [rule]`. */
 export default defineCommand({
@@ -33,11 +36,8 @@ export default defineCommand({
     if (ruleRef !== undefined) {
       const explain = parseExplainMode(flags.explain);
       const evaluation = await service.getContextEvaluation(contextId, await resolveRef(service, "rule", ruleRef));
-      const { buildTraceReport } = await import("../../../portable/workbench/trace/trace-report.js");
       let inputs;
       if (flags.lineage) {
-        const { LineageReader } = await import("../../../portable/workbench/trace/lineage-reader.js");
-        const { explainInputs } = await import("../../../portable/workbench/trace/input-sources.js");
         inputs = await explainInputs(new LineageReader(service), contextId, evaluation.evaluationTrace.inputs);
       }
       const report = buildTraceReport(evaluation, inputs);
