@@ -1,7 +1,7 @@
 import { errors, isDdsError } from "../contract/errors.js";
 import { checkListQuery, FILTER_OPS, LIST_SPECS, parseLimit, parseSort, type FilterClause, type FilterOp, type ListName, type ListQuery } from "../contract/list-query.js";
 import type { Page } from "../contract/schemas/index.js";
-import type { Column, Output } from "./output.js";
+import type { Column, Output } from "./output/output.js";
 
 const SYMBOLS: [string, FilterOp][] = [
   [">=", "gte"],

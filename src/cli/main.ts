@@ -9,11 +9,11 @@ import { attachCommand, GLOBAL_OPTIONS, TOPICS } from "./core/program.js";
 import { isFormatArg } from "./core/shared-args.js";
 import { asksForJson, HELP_AFTER_ERROR, parseProblem } from "./core/parse-errors.js";
 import { EXIT_INTERRUPTED } from "./exit-codes.js";
-import { Output, type Format } from "./output.js";
+import { Output, type Format } from "./output/output.js";
 import { jqRefusal } from "./output/jq-filter.js";
 import { packageVersion } from "./package-root.js";
 import { COMMANDS } from "./registry.js";
-import { sharedContextNames } from "./names/resolve-ref.js";
+import { sharedContextNames } from "../portable/names/resolve-ref.js";
 
 
 function isPipeClosed(err: unknown): boolean {

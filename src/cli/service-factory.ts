@@ -21,6 +21,7 @@ export interface OpenServiceOptions {
  */
 export async function openService(target: Target, options: OpenServiceOptions): Promise<DdsService> {
   if (target.mode === "local") {
+    // Lazy: the engine requires the SQLite addon on load; --help, --remote and local-free commands never pay for it.
     const { openApp } = await import("../engine/app.js");
     // The CLI is the database's only user in this process: a drain commits its passes together.
     const app = await openApp({ location: target.db, env: options.env, pipeline: { groupPasses: true }, onMigrationProgress: options.onMigrationProgress });
@@ -32,6 +33,7 @@ export async function openService(target: Target, options: OpenServiceOptions): 
       `remote mode (${target.baseUrl}) needs an API token: pass --token <token> or set DDS_API_TOKEN (the operator creates one with ddsctl tokens create)`,
     );
   }
+  // Lazy: the HTTP client requires undici's side bundle; only remote targets load it.
   const { createHttpClient } = await import("../client/index.js");
   return createHttpClient({ baseUrl: target.baseUrl, token: target.token, onRetry: options.onRetry });
 }

@@ -2,7 +2,7 @@ import { ROUTES } from "../contract/routes.js";
 import type { DdsService } from "../contract/service.js";
 import { normalizeBaseUrl } from "./base-url.js";
 import { waitForPipeline } from "./pipeline-wait.js";
-import { createRouteClient } from "./route-client.js";
+import { createRouteClient } from "../portable/route-client.js";
 import { createTransport, type TransportOptions } from "./transport.js";
 
 /** Options of the HTTP client: the base URL (with or without `/v1`), the token, tuning. */

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { interceptors, Pool, type Dispatcher } from "undici";
 import { DdsError, type Problem } from "../contract/errors.js";
 import { decideRetry, DEFAULT_RETRY, RESET_CODES, type RetryDecision } from "./retry-policy.js";
-import type { RequestSpec } from "./route-client.js";
+import type { RequestSpec } from "../portable/route-client.js";
 
 /** Options of the HTTP transport. */
 export interface TransportOptions {

@@ -20,7 +20,7 @@ import type { DdsService } from "./service.js";
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 /** Token scopes (docs/rest-api.md): `write` implies `read`, `admin` implies `write`. */
-export type Scope = "read" | "write" | "admin";
+export type TokenScope = "read" | "write" | "admin";
 
 /** The service operations reachable over REST (the pipeline drain is not a resource). */
 export type Operation = Exclude<keyof DdsService, "runPipeline" | "close">;
@@ -40,7 +40,7 @@ export interface RouteSpec {
   /** Success status: 200 reads/updates, 201 creation, 202 work queued (a redelivery), 204 deletion. */
   status: 200 | 201 | 202 | 204;
   /** Least scope a token needs. */
-  scope: Scope;
+  scope: TokenScope;
   /** One line for the OpenAPI document. */
   summary: string;
   /** OpenAPI tag (the resource). */
@@ -76,7 +76,7 @@ export const { RuleEvaluationRequestSchema, RuleEvaluationResultSchema } = S;
 
 type Extra = Partial<Pick<RouteSpec, "body" | "response" | "created" | "bulk" | "writeOptions" | "query" | "status" | "secret">>;
 
-function route(tag: string, scope: Scope, operation: Operation, method: HttpMethod, path: string, summary: string, extra: Extra = {}): RouteSpec {
+function route(tag: string, scope: TokenScope, operation: Operation, method: HttpMethod, path: string, summary: string, extra: Extra = {}): RouteSpec {
   const status = extra.status ?? (method === "DELETE" && !extra.bulk ? 204 : extra.created ? 201 : 200);
   return { tag, scope, operation, method, path, summary, status, query: NONE, ...extra };
 }

@@ -13,7 +13,8 @@ import { createLocalApi } from "./local-api.js";
 import { replyProblem } from "./problem-reply.js";
 import { createRemoteProxy } from "./remote-proxy.js";
 import { createStaticFiles, defaultAssetsDir } from "./static-files.js";
-import type { ApiBackend, StudioSuite } from "./types.js";
+import type { StudioSuite } from "../portable/workbench/rules-test/studio-suite.js";
+import type { ApiBackend } from "./types.js";
 import { isSessionKey, newSessionKey } from "./session.js";
 
 /** What the studio serves: a local database or a remote service. */

@@ -63,5 +63,3 @@ export function idText(b: Uint8Array): string {
 export function newId(): string {
   return idText(newIdBytes());
 }
-
-export { isUuid } from "./uuid-shape.js";

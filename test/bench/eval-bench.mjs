@@ -1,7 +1,7 @@
 // Issue 3 (d): traced rule evaluation vs json-logic-js `apply`, same rules, same data.
 import jsonLogic from "json-logic-js";
 import { performance } from "node:perf_hooks";
-import { compileExpression } from "../../dist/engine/rules/index.js";
+import { compileExpression } from "../../dist/portable/json-logic/index.js";
 import { RULES, rng } from "./workload.mjs";
 
 function dataset(n) {

@@ -100,3 +100,19 @@ describe("docs/cli.md's target banner", () => {
     ]);
   });
 });
+
+describe("docs/architecture.md's files", () => {
+  /** Every source file, by its path from the repository's root. */
+  const sources = (dir: string): string[] =>
+    readdirSync(join(ROOT, dir)).flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(join(ROOT, path)).isDirectory() ? sources(path) : [path];
+    });
+
+  it("every file it names exists (by its path, or a path ending in it)", () => {
+    const all = [...sources("src"), ...sources("web"), ...sources("test")];
+    const named = [...read("docs/architecture.md").matchAll(/`([\w./-]+\.(?:ts|mjs))`/g)].map((m) => m[1]);
+    expect(named.length).toBeGreaterThan(50);
+    expect(named.filter((p) => !all.some((f) => f === p || f.endsWith(`/${p}`)))).toEqual([]);
+  });
+});

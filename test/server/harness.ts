@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Scope } from "../../src/contract/routes.js";
+import type { TokenScope } from "../../src/contract/routes.js";
 import { issueToken } from "../../src/engine/auth/index.js";
 import { openApp } from "../../src/engine/app.js";
 import type { SqliteStore } from "../../src/engine/store/db.js";
@@ -16,7 +16,7 @@ export interface Harness {
   /** `http://127.0.0.1:<port>` (no /v1). */
   origin: string;
   /** Issues a token directly on the store (as `ddsctl tokens create` does). */
-  token(scope: Scope, workspace?: string): Promise<string>;
+  token(scope: TokenScope, workspace?: string): Promise<string>;
   /** Raw HTTP: path relative to the origin; a non-string body is sent as JSON. */
   request(method: string, path: string, init?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<Reply>;
   /** Closes the server and the store; `keep` leaves the database for a restart. */

@@ -1,6 +1,6 @@
 import type { DdsService } from "../../contract/service.js";
 import type { CommandContext } from "../core/define-command.js";
-import { resolveRef, type RefKind } from "../names/resolve-ref.js";
+import { resolveRef, type RefKind } from "../../portable/names/resolve-ref.js";
 import { withStatusCommands } from "./lifecycle-hints.js";
 
 /** The status now of what must be archived before it is deleted (models, contexts). */

@@ -1,5 +1,5 @@
 import type { MigrationProgress, OnMigrationProgress } from "../../engine/store/migration-progress.js";
-import type { Output } from "../output.js";
+import type { Output } from "../output/output.js";
 
 const label = (p: MigrationProgress) => `upgrading the database to this ddsctl's schema (${p.migration}): ${p.step}`;
 

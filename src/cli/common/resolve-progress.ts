@@ -1,5 +1,5 @@
 import type { PipelineProgress } from "../../contract/service.js";
-import type { Output } from "../output.js";
+import type { Output } from "../output/output.js";
 
 /** Least time between two redraws. */
 const REDRAW_MS = 100;

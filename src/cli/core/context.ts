@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { isPostgresUrl } from "../../engine/store/location.js";
 import { DdsError } from "../../contract/errors.js";
 import type { DdsService } from "../../contract/service.js";
-import type { Output } from "../output.js";
+import type { Output } from "../output/output.js";
 import { openService, retryLine } from "../service-factory.js";
 import { migrationProgress } from "../common/migration-progress.js";
 import { describeTarget, resolveTarget, type Target } from "../target.js";
@@ -70,6 +70,7 @@ export function createContext(def: CommandDefinition, values: ArgsOf<ArgDefs>, i
     },
     async confirm(question, yes) {
       if (yes || !isInteractive(io)) return;
+      // Lazy: the prompts are a side bundle, required only when a terminal is asked to confirm.
       const { confirm } = await import("@inquirer/prompts");
       if (!(await confirm({ message: question, default: false }, { input: io.stdin, output: io.stderr }))) throw new DdsError("invalid_request", "cancelled: nothing was changed");
     },

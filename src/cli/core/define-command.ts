@@ -1,5 +1,5 @@
 import type { DdsService } from "../../contract/service.js";
-import type { Output } from "../output.js";
+import type { Output } from "../output/output.js";
 import type { Target } from "../target.js";
 import type { ArgDefs, ArgsOf } from "./args.js";
 import type { CliIO } from "./io.js";

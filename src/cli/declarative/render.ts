@@ -1,4 +1,4 @@
-import type { Output } from "../output.js";
+import type { Output } from "../output/output.js";
 import { canonicalJson } from "./canonical.js";
 import type { ApplyResult } from "./apply-run.js";
 import type { PlanChange, PlanItem } from "./plan-types.js";

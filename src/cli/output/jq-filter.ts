@@ -13,6 +13,7 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 
 /** Compiles `expression` (a syntax error is a usage error, before the command runs). */
 export async function compileJq(expression: string): Promise<JqFilter> {
+  // Lazy: jq is a side bundle (scripts/bundle.mjs), required only when --jq is given.
   const { compile } = await import("@michaelhomer/jqjs");
   let program: ReturnType<typeof compile>;
   try {

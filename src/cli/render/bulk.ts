@@ -1,6 +1,6 @@
 import { ExitCode } from "../../contract/errors.js";
 import type { BulkResponse } from "../../contract/schemas/index.js";
-import type { Output } from "../output.js";
+import type { Output } from "../output/output.js";
 
 type Problem = NonNullable<BulkResponse["items"][number]["error"]>;
 

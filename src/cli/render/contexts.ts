@@ -1,5 +1,5 @@
 import type { Context } from "../../contract/schemas/index.js";
-import type { Column, Output } from "../output.js";
+import type { Column, Output } from "../output/output.js";
 import { statusStyle } from "./models.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { Contribution, RelationshipLink } from "../../contract/schemas/index.js";
-import type { Column, Output } from "../output.js";
-import { cellValue, formatValue } from "./values.js";
+import type { Column, Output } from "../output/output.js";
+import { cellValue, formatValue } from "../../portable/format-value.js";
 
 /** Model names by modelId, to show names where the API gives ids (empty: show ids). */
 export type ModelNames = Map<string, string>;

@@ -1,5 +1,5 @@
 import type { Field, Model } from "../../contract/schemas/index.js";
-import type { Column, Output } from "../output.js";
+import type { Column, Output } from "../output/output.js";
 
 /** Status colouring shared by models, contexts and rules. */
 export function statusStyle(out: Output) {

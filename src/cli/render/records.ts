@@ -1,8 +1,8 @@
 import type { DdsRecord } from "../../contract/schemas/index.js";
-import type { Column, Output } from "../output.js";
+import type { Column, Output } from "../output/output.js";
 import { modelCell, type ModelNames } from "./evidence.js";
 import { statusStyle } from "./models.js";
-import { cellValue, formatValue } from "./values.js";
+import { cellValue, formatValue } from "../../portable/format-value.js";
 
 /** Columns of a record list. */
 export function recordColumns(out: Output, names?: ModelNames): Column<DdsRecord>[] {

@@ -1,5 +1,5 @@
 import type { Evaluation, Rule } from "../../contract/schemas/index.js";
-import type { Column, Output } from "../output.js";
+import type { Column, Output } from "../output/output.js";
 import { statusStyle } from "./models.js";
 
 /** `PASS` in green or `FAIL` in red. */

@@ -4,7 +4,7 @@
  * (it has an `expression` key) or a bare JSON Logic expression.
  */
 import { errors } from "../../contract/errors.js";
-import { readBody } from "../body.js";
+import { readBody } from "../document-input.js";
 import type { CliIO } from "../core/io.js";
 
 /** A rule read from a document. */

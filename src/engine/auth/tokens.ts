@@ -1,5 +1,5 @@
 import { errors } from "../../contract/errors.js";
-import type { Scope } from "../../contract/routes.js";
+import type { TokenScope } from "../../contract/routes.js";
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
 import { ensureWorkspace, type Store } from "../store/store.js";
@@ -21,7 +21,7 @@ export interface IssuedToken {
   tokenId: string;
   token: string;
   workspace: string;
-  scopes: Scope[];
+  scopes: TokenScope[];
 }
 
 /** A token as listings show it: never the secret, never its hash. */

@@ -7,27 +7,12 @@ import type { EngineContext } from "../engine-context.js";
 import { runPass } from "../pipeline/stages/index.js";
 import { ExpressionCache } from "../pipeline/stages/expression-cache.js";
 import type { PassInput } from "../pipeline/types.js";
-import { compileExpression, isTruthy, type VarResolver } from "../rules/index.js";
+import { evaluateOnDocument } from "../../portable/document-evaluation.js";
 import { assertCompilable, requireRule } from "./rule-service.js";
 
 // Drafts change with every keystroke of a rule author: keep their compilations apart
 // from the pipeline's cache of saved rules.
 const draftCache = new ExpressionCache(100);
-
-/** A resolver over a document of dotted paths: `{"Loan.amount": 5}` or nested `{"Loan": {"amount": 5}}`. */
-function documentResolver(data: Record<string, unknown>): VarResolver {
-  return {
-    get(path: string) {
-      if (Object.prototype.hasOwnProperty.call(data, path)) return data[path];
-      let current: unknown = data;
-      for (const segment of path.split(".")) {
-        if (current === null || typeof current !== "object" || !Object.prototype.hasOwnProperty.call(current, segment)) return undefined;
-        current = (current as Record<string, unknown>)[segment];
-      }
-      return current;
-    },
-  };
-}
 
 /** Keeps only the evidence a context had at `asOf` (records and contributions received by then). */
 function asOfInput(input: PassInput, asOf: string): PassInput {
@@ -55,9 +40,7 @@ export function createDraftEvaluation(ctx: EngineContext) {
       }
       if (data !== undefined) {
         if (data === null || typeof data !== "object" || Array.isArray(data)) throw errors.invalid("data must be a JSON object of dotted paths");
-        const run = compileExpression(expression).evaluate(documentResolver(data), { trace: true });
-        const trace = { expression, inputs: run.inputs, result: run.result ?? null, steps: run.steps!, ...(run.error ? { error: run.error } : {}) };
-        return { contextId: null, asOf: null, outcome: !run.error && isTruthy(run.result), evaluationTrace: trace };
+        return evaluateOnDocument(expression, data);
       }
       const context = await requireContext(ctx, String(contextId));
       const loaded = await ctx.pipeline.loadContextInput(context.key);

@@ -5,7 +5,7 @@ import { RuleCreate, RulePatch, type Page, type Rule } from "../../contract/sche
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
 import type { EngineContext, Scope } from "../engine-context.js";
-import { validateRuleExpression } from "../rules/index.js";
+import { validateRuleExpression } from "../../portable/json-logic/index.js";
 import type { RuleRow } from "../store/rule-repo.js";
 import { assertTransition, parseTargetStatus } from "../transitions.js";
 import { toApiRule } from "./rule-view.js";

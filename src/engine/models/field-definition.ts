@@ -1,6 +1,6 @@
 import type { ProblemDetail } from "../../contract/errors.js";
 import type { FieldInput } from "../../contract/schemas/index.js";
-import { validateRuleExpression } from "../rules/index.js";
+import { validateRuleExpression } from "../../portable/json-logic/index.js";
 
 const ORDERED = new Set(["number", "integer", "date", "datetime"]);
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,5 +1,5 @@
 import type { ProblemDetail } from "../../contract/errors.js";
-import { collectVarPaths } from "../rules/index.js";
+import { collectVarPaths } from "../../portable/json-logic/index.js";
 import type { CompiledDep, CompiledModel, CompiledRelationship, StoredModel } from "./model-types.js";
 
 /** Finds a model by id or name among the candidates (targets may be written either way). */

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandbox, type Sandbox } from "../../helpers/cli.js";
 import { cli, cliJson, contribute, createModels, createRules, fixture, item, seedCase } from "./setup.js";
-import { runImpact } from "../../../src/cli/workbench/rules-eval/impact.js";
+import { runImpact } from "../../../src/portable/workbench/rules-eval/impact.js";
 import { createHttpClient } from "../../../src/client/index.js";
 import type { DdsService } from "../../../src/contract/service.js";
 import { openLocalEngine } from "../../../src/engine/local-engine.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PassInput } from "../../../src/engine/pipeline/types.js";
-import { compileExpression } from "../../../src/engine/rules/index.js";
+import { compileExpression } from "../../../src/portable/json-logic/index.js";
 import { createContextResolver, runPass } from "../../../src/engine/pipeline/stages/index.js";
 import { REC, at, compileAll, fid, mortgageInput, mortgageStoredModels } from "./fixtures.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PassRule } from "../../../src/engine/pipeline/types.js";
 import { evaluateRules, ExpressionCache } from "../../../src/engine/pipeline/stages/index.js";
-import type { VarResolver } from "../../../src/engine/rules/index.js";
+import type { VarResolver } from "../../../src/portable/json-logic/index.js";
 import { uuid } from "./fixtures.js";
 
 const data: Record<string, unknown> = { "Loan.amount": 300000, "Applicant.income": [1, 2], "Loan.flag": [] };

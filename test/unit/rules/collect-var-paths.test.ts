@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collectVarPaths } from "../../../src/engine/rules/index.js";
+import { collectVarPaths } from "../../../src/portable/json-logic/index.js";
 
 describe("collectVarPaths", () => {
   it("lists static top-level paths once, in order of appearance", () => {

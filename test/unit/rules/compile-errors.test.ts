@@ -5,7 +5,7 @@ import {
   JsonLogicCompileError,
   validateRuleExpression,
   type RuleProblem,
-} from "../../../src/engine/rules/index.js";
+} from "../../../src/portable/json-logic/index.js";
 
 function compileProblems(rule: unknown): RuleProblem[] {
   try {

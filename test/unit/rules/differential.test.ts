@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { CompileOptions } from "../../../src/engine/rules/index.js";
+import type { CompileOptions } from "../../../src/portable/json-logic/index.js";
 import { dataArbitrary, expressionArbitrary } from "./expression-arbitrary.js";
 import { ourOutcome, referenceOutcome } from "./reference.js";
 

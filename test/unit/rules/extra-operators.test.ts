@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileExpression, JsonLogicCompileError } from "../../../src/engine/rules/index.js";
+import { compileExpression, JsonLogicCompileError } from "../../../src/portable/json-logic/index.js";
 import { referenceOutcome } from "./reference.js";
 
 const run = (rule: unknown, data: object = {}, extraOperators = true): unknown =>

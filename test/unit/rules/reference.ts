@@ -1,6 +1,6 @@
 /** Test helpers: json-logic-js as the reference, and an outcome shape to compare with. */
 import jsonLogic, { type RulesLogic } from "json-logic-js";
-import { compileExpression, type CompileOptions, type EvaluationResult } from "../../../src/engine/rules/index.js";
+import { compileExpression, type CompileOptions, type EvaluationResult } from "../../../src/portable/json-logic/index.js";
 
 /** What either implementation produced: a value, or "it failed". */
 export type Outcome = { ok: true; value: unknown } | { ok: false };

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { compileExpression, isTruthy, type VarResolver } from "../../../src/engine/rules/index.js";
+import { compileExpression, isTruthy, type VarResolver } from "../../../src/portable/json-logic/index.js";
 import { ourOutcome, referenceOutcome } from "./reference.js";
 
 describe("runtime errors", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TraceStep as TraceStepSchema } from "../../../src/contract/schemas/evaluation.js";
-import { compileExpression, type TraceStep } from "../../../src/engine/rules/index.js";
+import { compileExpression, type TraceStep } from "../../../src/portable/json-logic/index.js";
 
 function trace(rule: unknown, data: object): TraceStep {
   const { steps, error } = compileExpression(rule).evaluate(data, { trace: true });

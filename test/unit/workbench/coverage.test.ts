@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { branchPoints, coverageOf } from "../../../src/cli/workbench/rules-test/coverage.js";
-import { alignTrace } from "../../../src/cli/workbench/trace/trace-align.js";
+import { branchPoints, coverageOf } from "../../../src/portable/workbench/rules-test/coverage.js";
+import { alignTrace } from "../../../src/portable/workbench/trace/trace-align.js";
 import { EXPR, traced } from "./traces.js";
 
 const cover = (expression: unknown, cases: object[]) =>

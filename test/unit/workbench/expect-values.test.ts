@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkExpectedValues, resolveNodeRef, stableJson, valueAt } from "../../../src/cli/workbench/trace/expect-values.js";
-import { alignTrace } from "../../../src/cli/workbench/trace/trace-align.js";
+import { checkExpectedValues, resolveNodeRef, stableJson, valueAt } from "../../../src/portable/workbench/trace/expect-values.js";
+import { alignTrace } from "../../../src/portable/workbench/trace/trace-align.js";
 import { EXPR, traced } from "./traces.js";
 
 const rootOf = (expression: unknown, data: object) => alignTrace(traced(expression, data).steps, expression);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Contribution, Field } from "../../../src/contract/schemas/index.js";
-import { explainContributedField } from "../../../src/cli/workbench/explain/record-explain.js";
+import { explainContributedField } from "../../../src/portable/workbench/explain/record-explain.js";
 
 const field = (resolution: Field["resolution"], type: Field["type"] = "number"): Field => ({
   fieldId: "f1",

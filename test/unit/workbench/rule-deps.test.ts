@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Model, Rule } from "../../../src/contract/schemas/index.js";
-import { mapRulePath, readersOf, ruleDependencies, ruleReads } from "../../../src/cli/workbench/rules-eval/rule-deps.js";
+import { mapRulePath, readersOf, ruleDependencies, ruleReads } from "../../../src/portable/workbench/rules-eval/rule-deps.js";
 
 const T = "2026-01-01T00:00:00.000Z";
 const model = (name: string, fields: [string, unknown?][], relationships: Model["relationships"] = [], identity: string[] = []): Model => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { alignTrace, decidingPath, preOrder } from "../../../src/cli/workbench/trace/trace-align.js";
-import { buildTraceReport } from "../../../src/cli/workbench/trace/trace-report.js";
+import { alignTrace, decidingPath, preOrder } from "../../../src/portable/workbench/trace/trace-align.js";
+import { buildTraceReport } from "../../../src/portable/workbench/trace/trace-report.js";
 import { EXPR, traced } from "./traces.js";
 
 const align = (expression: unknown, data: object) => {

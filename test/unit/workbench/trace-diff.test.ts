@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffTraces } from "../../../src/cli/workbench/trace/trace-diff.js";
+import { diffTraces } from "../../../src/portable/workbench/trace/trace-diff.js";
 import { EXPR, traced } from "./traces.js";
 
 const evaluation = (expression: unknown, data: object) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderTraceTree, type ExplainMode } from "../../../src/cli/workbench/trace/render-trace.js";
-import { formatTraceValue } from "../../../src/cli/workbench/trace/trace-value.js";
+import { formatTraceValue } from "../../../src/portable/workbench/trace/trace-value.js";
 import { expectGolden } from "./golden.js";
 import { EXPR, traced } from "./traces.js";
 

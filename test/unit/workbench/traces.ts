@@ -1,5 +1,5 @@
 import type { TraceStep } from "../../../src/contract/schemas/index.js";
-import { compileExpression } from "../../../src/engine/rules/index.js";
+import { compileExpression } from "../../../src/portable/json-logic/index.js";
 
 /** A traced evaluation of `expression` over plain `data`: the fixed input of renderer tests. */
 export function traced(expression: unknown, data: object): { steps: TraceStep; expression: unknown; inputs: Record<string, unknown>; result: unknown } {

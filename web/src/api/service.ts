@@ -5,7 +5,7 @@
  * workbench code shared with the CLI handles them as it does in a terminal.
  */
 import routes from "dds:routes";
-import { createRouteClient, type RequestSpec } from "../../../src/client/route-client.js";
+import { createRouteClient, type RequestSpec } from "../../../src/portable/route-client.js";
 import { DdsError, type Problem } from "../../../src/contract/errors.js";
 import type { DdsService } from "../../../src/contract/service.js";
 import { readSessionKey } from "./session.js";

@@ -1,6 +1,6 @@
 /** Small shared pieces: values, outcome and freshness badges, errors, loading. */
 import type { ComponentChildren } from "preact";
-import { formatTraceValue } from "../../../src/cli/workbench/trace/trace-value.js";
+import { formatTraceValue } from "../../../src/portable/workbench/trace/trace-value.js";
 
 /** A JSON value as the terminal trace prints it (compact, long arrays cut). */
 export function Value(props: { value: unknown; max?: number }) {

@@ -1,7 +1,7 @@
 /** The rule's expression as a tree, each branch point with the branches tests took (✓) or not (✗). */
-import { branchesHit, branchPoints } from "../../../src/cli/workbench/rules-test/coverage.js";
-import { joinNodePath, operationOf, type TraceNode } from "../../../src/cli/workbench/trace/trace-align.js";
-import { formatTraceValue } from "../../../src/cli/workbench/trace/trace-value.js";
+import { branchesHit, branchPoints } from "../../../src/portable/workbench/rules-test/coverage.js";
+import { joinNodePath, operationOf, type TraceNode } from "../../../src/portable/workbench/trace/trace-align.js";
+import { formatTraceValue } from "../../../src/portable/workbench/trace/trace-value.js";
 
 function Node(props: { expr: unknown; path: string; hit: Set<string>; points: Map<string, { op: string; labels: string[] }> }) {
   const operation = operationOf(props.expr);

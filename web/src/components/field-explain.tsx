@@ -1,5 +1,5 @@
 /** One field explained (what `records explain` prints): every candidate, the winner, why. */
-import type { FieldEvidence } from "../../../src/cli/workbench/explain/record-explain.js";
+import type { FieldEvidence } from "../../../src/portable/workbench/explain/record-explain.js";
 import { Time, Value } from "./bits.js";
 
 function Dependencies(props: { field: FieldEvidence }) {

@@ -1,5 +1,5 @@
 /** Where a rule input's value came from: each record, its winning contribution, computed reads. */
-import type { InputSource } from "../../../src/cli/workbench/trace/input-sources.js";
+import type { InputSource } from "../../../src/portable/workbench/trace/input-sources.js";
 import { href, Link } from "../router.js";
 import { Value } from "./bits.js";
 

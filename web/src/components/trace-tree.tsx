@@ -5,8 +5,8 @@
  * the branches tests took.
  */
 import { useState } from "preact/hooks";
-import { decidingPath, type TraceNode } from "../../../src/cli/workbench/trace/trace-align.js";
-import { formatTraceValue } from "../../../src/cli/workbench/trace/trace-value.js";
+import { decidingPath, type TraceNode } from "../../../src/portable/workbench/trace/trace-align.js";
+import { formatTraceValue } from "../../../src/portable/workbench/trace/trace-value.js";
 
 /** What a node's line says (mirrors the terminal renderer's wording). */
 function describe(node: TraceNode): { text: string; tone: "value" | "pass" | "fail" | "dim" } {

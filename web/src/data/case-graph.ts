@@ -1,6 +1,6 @@
 /** What the case view reads: the context, its records and links, its evaluations. */
 import type { Context, DdsRecord, Evaluation, Model } from "../../../src/contract/schemas/index.js";
-import { allModels, allPages } from "../../../src/cli/workbench/trace/lineage-reader.js";
+import { allModels, allPages } from "../../../src/portable/workbench/trace/lineage-reader.js";
 import { service } from "../api/service.js";
 import type { GraphLink } from "../components/graph-layout.js";
 

@@ -1,7 +1,7 @@
 /** What the cases view reads: contexts by the server's filters, rule outcomes, summaries. */
 import type { FilterClause, ListQuery } from "../../../src/contract/list-query.js";
 import type { Context, ContextSummary, Rule } from "../../../src/contract/schemas/index.js";
-import { allPages } from "../../../src/cli/workbench/trace/lineage-reader.js";
+import { allPages } from "../../../src/portable/workbench/trace/lineage-reader.js";
 import { service } from "../api/service.js";
 
 /** The filters of the cases view, as its address holds them. */

@@ -2,7 +2,7 @@
  * Saved points in time of an evaluation, for `trace diff` in the page: the same document
  * `ddsctl trace --json` writes, kept in this browser's storage.
  */
-import type { TraceReport } from "../../../src/cli/workbench/trace/trace-report.js";
+import type { TraceReport } from "../../../src/portable/workbench/trace/trace-report.js";
 
 const STORAGE = "ddsctl-studio-snapshots";
 /** Snapshots kept at most (the oldest are dropped). */

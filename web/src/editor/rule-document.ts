@@ -7,7 +7,7 @@
 import { isMap, isScalar, parseDocument, stringify, type Document, type YAMLMap } from "yaml";
 import { RULE_CATEGORIES, RULE_SEVERITIES } from "../../../src/contract/constants.js";
 import type { Rule, RulePatch } from "../../../src/contract/schemas/index.js";
-import { validateRuleExpression } from "../../../src/engine/rules/index.js";
+import { validateRuleExpression } from "../../../src/portable/json-logic/index.js";
 
 /** The document's format. */
 export type RuleFormat = "yaml" | "json";

@@ -4,10 +4,10 @@
  * another case. Live: read again when the case is resolved anew (a saved rule, new evidence).
  */
 import { useState } from "preact/hooks";
-import { currentEvaluation } from "../../../src/cli/workbench/trace/current-evaluation.js";
-import { sourcesOfPath } from "../../../src/cli/workbench/trace/input-sources.js";
-import { LineageReader } from "../../../src/cli/workbench/trace/lineage-reader.js";
-import { alignEvaluation, isStoredEvaluation } from "../../../src/cli/workbench/trace/trace-report.js";
+import { currentEvaluation } from "../../../src/portable/workbench/trace/current-evaluation.js";
+import { sourcesOfPath } from "../../../src/portable/workbench/trace/input-sources.js";
+import { LineageReader } from "../../../src/portable/workbench/trace/lineage-reader.js";
+import { alignEvaluation, isStoredEvaluation } from "../../../src/portable/workbench/trace/trace-report.js";
 import { service } from "../api/service.js";
 import { ErrorNote, Loading, Outcome, Panel, State, Time, Value } from "../components/bits.js";
 import { InputLineage } from "../components/input-lineage.js";

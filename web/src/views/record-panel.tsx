@@ -1,6 +1,6 @@
 /** One record: every field with its winning value; a field opens its candidates. */
-import { explainRecordFields } from "../../../src/cli/workbench/explain/record-explain.js";
-import { LineageReader } from "../../../src/cli/workbench/trace/lineage-reader.js";
+import { explainRecordFields } from "../../../src/portable/workbench/explain/record-explain.js";
+import { LineageReader } from "../../../src/portable/workbench/trace/lineage-reader.js";
 import { service } from "../api/service.js";
 import { ErrorNote, Loading, Panel, State, Value } from "../components/bits.js";
 import { FieldExplain } from "../components/field-explain.js";

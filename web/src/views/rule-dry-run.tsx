@@ -1,6 +1,6 @@
 /** The draft evaluated against the open case: nothing is saved (POST /v1/rules/evaluate). */
 import type { Context } from "../../../src/contract/schemas/index.js";
-import { alignEvaluation } from "../../../src/cli/workbench/trace/trace-report.js";
+import { alignEvaluation } from "../../../src/portable/workbench/trace/trace-report.js";
 import { service } from "../api/service.js";
 import { ErrorNote, Loading, Outcome, Panel } from "../components/bits.js";
 import { TraceTree } from "../components/trace-tree.js";

@@ -1,5 +1,5 @@
 /** Impact: the draft over every case the rule applies to, and the cases that would flip. */
-import { runImpact } from "../../../src/cli/workbench/rules-eval/impact.js";
+import { runImpact } from "../../../src/portable/workbench/rules-eval/impact.js";
 import type { Rule } from "../../../src/contract/schemas/index.js";
 import { service } from "../api/service.js";
 import { ErrorNote, Loading, Outcome, Panel } from "../components/bits.js";

@@ -3,10 +3,10 @@
  * rule, run against the draft (the same case runner as `rules test`), with branch coverage
  * marked on the expression.
  */
-import type { StudioSuite } from "../../../src/studio/types.js";
-import { coverageOf } from "../../../src/cli/workbench/rules-test/coverage.js";
-import { runCase, type CaseResult } from "../../../src/cli/workbench/rules-test/rules-test-case.js";
-import { alignTrace } from "../../../src/cli/workbench/trace/trace-align.js";
+import type { StudioSuite } from "../../../src/portable/workbench/rules-test/studio-suite.js";
+import { coverageOf } from "../../../src/portable/workbench/rules-test/coverage.js";
+import { runCase, type CaseResult } from "../../../src/portable/workbench/rules-test/rules-test-case.js";
+import { alignTrace } from "../../../src/portable/workbench/trace/trace-align.js";
 import type { Rule } from "../../../src/contract/schemas/index.js";
 import { send, service } from "../api/service.js";
 import { ErrorNote, Loading, Outcome, Panel } from "../components/bits.js";

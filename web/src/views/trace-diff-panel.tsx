@@ -5,7 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import type { Context } from "../../../src/contract/schemas/index.js";
-import { runTraceDiff, type DiffBaseline } from "../../../src/cli/workbench/trace/trace-diff-run.js";
+import { runTraceDiff, type DiffBaseline } from "../../../src/portable/workbench/trace/trace-diff-run.js";
 import { service } from "../api/service.js";
 import { ErrorNote, Loading, Outcome, Panel, Value } from "../components/bits.js";
 import { InputLineage } from "../components/input-lineage.js";

@@ -1,5 +1,5 @@
 import { errors, ExitCode, isDdsError } from "../../../contract/errors.js";
-import { readStdin } from "../../body.js";
+import { readStdin } from "../../document-input.js";
 import { defineCommand } from "../../core/define-command.js";
 import { reportArgs, waitArgs } from "../../core/shared-args.js";
 import { drainPipeline } from "../../common/drain.js";
@@ -28,6 +28,7 @@ export default defineCommand({
     const flags = args;
     const diff = args.diff;
     try {
+      // Lazy: the declarative documents build zod schemas and load yaml; every command module loads at start-up (registry.ts).
       const lib = await import("../../declarative/index.js");
       const file = args.file;
       const docs = file === "-" ? lib.loadDocumentsFromText(await readStdin(ctx.io)) : lib.loadDocuments(file);

@@ -1,4 +1,4 @@
-import { bodyFrom, parsePairs } from "../../body.js";
+import { bodyFrom, parsePairs } from "../../document-input.js";
 import { defineCommand } from "../../core/define-command.js";
 import { fileArg, metadataArg, outputArgs } from "../../core/shared-args.js";
 import { renderContext } from "../../render/contexts.js";

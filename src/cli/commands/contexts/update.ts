@@ -1,8 +1,8 @@
 import { errors } from "../../../contract/errors.js";
-import { bodyFrom, parsePairs } from "../../body.js";
+import { bodyFrom, parsePairs } from "../../document-input.js";
 import { defineCommand } from "../../core/define-command.js";
 import { fileArg, outputArgs, refs } from "../../core/shared-args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { resolveRef } from "../../../portable/names/resolve-ref.js";
 import { renderContext } from "../../render/contexts.js";
 
 /** `ddsctl contexts update <context>`. */

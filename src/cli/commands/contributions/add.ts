@@ -1,6 +1,6 @@
 import { errors } from "../../../contract/errors.js";
 import type { Contribution } from "../../../contract/schemas/index.js";
-import { readBody } from "../../body.js";
+import { readBody } from "../../document-input.js";
 import { defineCommand, type CommandContext } from "../../core/define-command.js";
 import { fileArg, outputArgs, waitArgs } from "../../core/shared-args.js";
 import { bulkExitCode, renderBulk, succeededData } from "../../render/bulk.js";

@@ -1,10 +1,10 @@
 import { SOURCE_TYPES } from "../../../contract/constants.js";
 import { errors } from "../../../contract/errors.js";
 import type { DdsService } from "../../../contract/service.js";
-import { fieldTypes, parsePairs } from "../../body.js";
+import { fieldTypes, parsePairs } from "../../document-input.js";
 import type { StringArg, StringsArg } from "../../core/args.js";
 import { refFlags } from "../../core/shared-args.js";
-import { idRef, resolveRef } from "../../names/resolve-ref.js";
+import { idRef, resolveRef } from "../../../portable/names/resolve-ref.js";
 
 /** The friendly flags of `contributions add`, beside `-f`. */
 export const contributionArgs = {

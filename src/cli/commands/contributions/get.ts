@@ -1,7 +1,7 @@
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs } from "../../core/shared-args.js";
 import { renderContribution } from "../../render/evidence.js";
-import { idRef } from "../../names/resolve-ref.js";
+import { idRef } from "../../../portable/names/resolve-ref.js";
 
 /** `ddsctl contributions get <contributionId>`. */
 export default defineCommand({

@@ -1,6 +1,7 @@
 import type { DdsService } from "../../../contract/service.js";
 import type { Evaluation, RuleCategory, RuleSeverity } from "../../../contract/schemas/index.js";
 import { RULE_SEVERITIES } from "../../../contract/constants.js";
+import { allPages, mapLimit } from "../../declarative/plan.js";
 
 /** One row of the demo's context table. */
 export interface DemoContextRow {
@@ -39,7 +40,6 @@ const severityRank = (s: RuleSeverity) => RULE_SEVERITIES.indexOf(s);
  * that fails exactly one rule tells the clearest story, so the first such case wins.
  */
 export async function buildDemoReport(service: DdsService, contextIds: string[]): Promise<DemoReport> {
-  const { allPages, mapLimit } = await import("../../declarative/index.js");
   const perContext = await mapLimit(contextIds, 8, async (id) => ({
     context: await service.getContext(id),
     evaluations: await allPages((q) => service.listContextEvaluations(id, q)),

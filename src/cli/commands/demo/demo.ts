@@ -5,7 +5,7 @@ import { errors, ExitCode } from "../../../contract/errors.js";
 import { isInteractive } from "../../core/context.js";
 import { defineCommand } from "../../core/define-command.js";
 import { reportArgs, yesArgs } from "../../core/shared-args.js";
-import type { Output } from "../../output.js";
+import type { Output } from "../../output/output.js";
 import { packageRoot } from "../../package-root.js";
 import { renderEvaluationTrace } from "../../workbench/trace/render-trace.js";
 import { waitForContexts } from "../wait/wait-contexts.js";
@@ -81,6 +81,7 @@ export default defineCommand({
       for (const suffix of ["", "-wal", "-shm"]) rmSync(`${target.db}${suffix}`, { force: true });
       out.info(out.c.dim(`removed ${target.db}`));
     }
+    // Lazy: the declarative documents build zod schemas and load yaml; every command module loads at start-up (registry.ts).
     const lib = await import("../../declarative/index.js");
     const docs = lib.loadDocuments(FIXTURES, PACKAGE_ROOT);
     const service = await ctx.service();

@@ -3,7 +3,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { filterExample } from "../../core/list-args.js";
 import { listArgs, refFlags } from "../../core/shared-args.js";
 import { collectPages, listQueryFrom, renderPage } from "../../list-options.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { resolveRef } from "../../../portable/names/resolve-ref.js";
 import { evaluationColumns } from "../../render/rules.js";
 
 /** `ddsctl evaluations list --context <context> | --rule <rule>`. */

@@ -2,7 +2,7 @@ import { errors } from "../../../contract/errors.js";
 import type { Context } from "../../../contract/schemas/index.js";
 import type { DdsService } from "../../../contract/service.js";
 import { defineCommand } from "../../core/define-command.js";
-import { refCache } from "../../names/resolve-ref.js";
+import { refCache } from "../../../portable/names/resolve-ref.js";
 import { formatArgs, OUTPUT_FORMATS, type OutputFormat } from "../../core/shared-args.js";
 import { NdjsonSink } from "../../ndjson/ndjson-sink.js";
 import { everyItem, runExport, type ExportCounts } from "./export-run.js";

@@ -1,9 +1,9 @@
 import { errors } from "../../../contract/errors.js";
 import { FIELD_TYPES } from "../../../contract/constants.js";
-import { bodyFrom } from "../../body.js";
+import { bodyFrom } from "../../document-input.js";
 import { defineCommand } from "../../core/define-command.js";
 import { fileArg, outputArgs, refs, waitArgs } from "../../core/shared-args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { resolveRef } from "../../../portable/names/resolve-ref.js";
 import { renderField } from "../../render/models.js";
 import { drainPipeline } from "../../common/drain.js";
 

@@ -1,8 +1,8 @@
 import { errors } from "../../../contract/errors.js";
 import type { DdsService } from "../../../contract/service.js";
-import { isUuid } from "../../../util/uuid-shape.js";
+import { isUuid } from "../../../portable/names/uuid-shape.js";
 import type { StringArg } from "../../core/args.js";
-import { idRef, resolveRef } from "../../names/resolve-ref.js";
+import { idRef, resolveRef } from "../../../portable/names/resolve-ref.js";
 
 /** A field addressed by fieldId (global path) or by model and name (scoped path). */
 export type FieldRef = { fieldId: string } | { modelId: string; name: string };

@@ -2,7 +2,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { filterExample } from "../../core/list-args.js";
 import { listArgs, refs } from "../../core/shared-args.js";
 import { collectPages, listQueryFrom, renderPage } from "../../list-options.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { resolveRef } from "../../../portable/names/resolve-ref.js";
 import { fieldColumns } from "../../render/models.js";
 
 /** `ddsctl fields list [model]`. */

@@ -1,5 +1,5 @@
 import { errors } from "../../../contract/errors.js";
-import { readBody } from "../../body.js";
+import { readBody } from "../../document-input.js";
 import { defineCommand } from "../../core/define-command.js";
 import { fileArg, outputArgs, waitArgs } from "../../core/shared-args.js";
 import { renderField } from "../../render/models.js";

@@ -1,4 +1,4 @@
-import type { Output } from "../../output.js";
+import type { Output } from "../../output/output.js";
 import type { ImportCounts, ImportProgress } from "./import-run.js";
 
 /** `1:05` or `1:02:05`: what is left, for the bar. */
@@ -28,6 +28,7 @@ export function etaSeconds(total: number, bytes: number, seconds: number): numbe
 export async function progressBar(out: Output): Promise<((total: number | undefined) => ImportProgress | undefined) | undefined> {
   const stream = out.progressStream();
   if (!stream) return undefined;
+  // Lazy: the progress bar's package loads only when stderr is a terminal.
   const { default: cliProgress } = await import("cli-progress");
   return (total) => {
     const started = Date.now();

@@ -85,7 +85,7 @@ export async function setUpImport(service: DdsService, opts: ImportOptions): Pro
   const refs = opts.kind === "contributions" ? await References.load(service, { createContexts: opts.createContexts, dryRun: opts.dryRun }) : undefined;
   let dryRun: ConstructorParameters<typeof LineClassifier>[2];
   if (opts.dryRun) {
-    // zod and the schemas load only for a dry run: a real run lets the service validate.
+    // Lazy: zod and the schemas load only for a dry run (a real run lets the service validate).
     const schemas = await import("../../../contract/schemas/index.js");
     const { parseBody } = await import("../../../contract/parse.js");
     dryRun = { schema: schemas[spec.schema], parse: parseBody };

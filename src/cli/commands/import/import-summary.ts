@@ -1,6 +1,6 @@
 import type { ImportCounts } from "./import-ledger.js";
 import { problemText } from "../../render/bulk.js";
-import type { Output } from "../../output.js";
+import type { Output } from "../../output/output.js";
 import type { KindSpec } from "./import-kinds.js";
 import type { ImportResult } from "./import-run.js";
 

@@ -7,6 +7,8 @@ import { EXIT_INTERRUPTED } from "../../exit-codes.js";
 import { drainPipeline } from "../../common/drain.js";
 import { IMPORT_KINDS, KINDS, type ImportKind } from "./import-kinds.js";
 import type { ImportOptions } from "./import-setup.js";
+import { progressBar } from "./import-progress.js";
+import { renderSummary } from "./import-summary.js";
 
 function integerFlag(flag: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
@@ -94,9 +96,8 @@ export default defineCommand({
     const opts = optionsOf(ctx, kind, args.input, args, remote);
     if (!remote && args.concurrency !== undefined) ctx.out.info(ctx.out.c.dim("local imports send one batch at a time (SQLite has one writer); --concurrency applies to --remote"));
     const service = await ctx.service();
+    // Lazy: loading import-run.ts exposes gc to the process (its collectGarbage), which only an import may do.
     const { runImport } = await import("./import-run.js");
-    const { progressBar } = await import("./import-progress.js");
-    const { renderSummary } = await import("./import-summary.js");
     // Ctrl-C stops the import cleanly: batches in flight commit, the checkpoint follows.
     ctx.handleInterrupt();
     const result = await runImport(service, opts, await progressBar(ctx.out));

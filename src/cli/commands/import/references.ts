@@ -1,7 +1,7 @@
 import { DdsError, errors, type Problem } from "../../../contract/errors.js";
 import type { ContextCreate, Model } from "../../../contract/schemas/index.js";
 import type { DdsService } from "../../../contract/service.js";
-import { isUuid } from "../../../util/uuid-shape.js";
+import { isUuid } from "../../../portable/names/uuid-shape.js";
 import { BoundedMap } from "./bounded-map.js";
 import { contextNotActive, invalidContribution, modelNotActive } from "../../../engine/evidence/evidence-problems.js";
 import { contributionDataProblems } from "./data-check.js";

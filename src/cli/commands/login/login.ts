@@ -1,5 +1,5 @@
 import { errors } from "../../../contract/errors.js";
-import { readStdin } from "../../body.js";
+import { readStdin } from "../../document-input.js";
 import { isInteractive } from "../../core/context.js";
 import { defineCommand, type CommandContext } from "../../core/define-command.js";
 import { reportArgs } from "../../core/shared-args.js";

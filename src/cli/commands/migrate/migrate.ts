@@ -26,6 +26,7 @@ export default defineCommand({
     if (target.mode !== "local") {
       throw errors.usage(`migrate runs on a database, not over HTTP; pick it with --database <url> or DDS_DATABASE_URL (target was ${target.baseUrl})`);
     }
+    // Lazy: engine code (the stores, their drivers) loads only for the command that uses it, never at start-up.
     const { migrateDatabase } = await import("../../../engine/store/db.js");
     const state = await migrateDatabase(target.db, { check: args.check, onMigrationProgress: migrationProgress(ctx.out) });
     const { out } = ctx;

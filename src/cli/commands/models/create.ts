@@ -1,9 +1,10 @@
 import { errors } from "../../../contract/errors.js";
-import { bodyFrom } from "../../body.js";
+import { bodyFrom } from "../../document-input.js";
 import { isInteractive } from "../../core/context.js";
 import { defineCommand } from "../../core/define-command.js";
 import { fileArg, outputArgs } from "../../core/shared-args.js";
 import { renderModel } from "../../render/models.js";
+import { askModel, wizardBody } from "./model-wizard.js";
 
 /** `ddsctl models create -f model.json`, or a wizard on a terminal. */
 export default defineCommand({
@@ -25,7 +26,6 @@ export default defineCommand({
     const wizard = !args.file && !args.name;
     if (wizard) {
       if (!isInteractive(ctx.io)) throw errors.usage("give the model as -f <file|-> (the POST /models body); the wizard needs a terminal. See --help");
-      const { askModel, wizardBody } = await import("./model-wizard.js");
       body = wizardBody(await askModel());
     } else {
       body = await bodyFrom(ctx.io, args.file, { name: args.name, description: args.description });

@@ -1,6 +1,6 @@
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refs } from "../../core/shared-args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { resolveRef } from "../../../portable/names/resolve-ref.js";
 import { renderModel } from "../../render/models.js";
 
 /** `ddsctl models get <model>`. */

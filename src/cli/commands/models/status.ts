@@ -1,7 +1,7 @@
 import { MODEL_STATUSES } from "../../../contract/constants.js";
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refs } from "../../core/shared-args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { resolveRef } from "../../../portable/names/resolve-ref.js";
 import { renderModel } from "../../render/models.js";
 import { moveNeed, withStatusCommands } from "../../common/lifecycle-hints.js";
 

@@ -2,7 +2,7 @@ import { ExitCode } from "../../../contract/errors.js";
 import type { PipelineRunOptions } from "../../../contract/service.js";
 import { defineCommand } from "../../core/define-command.js";
 import { reportArgs } from "../../core/shared-args.js";
-import { resolveRefs } from "../../names/resolve-ref.js";
+import { resolveRefs } from "../../../portable/names/resolve-ref.js";
 import { durationFlag } from "../../common/duration-flag.js";
 
 /** `ddsctl pipeline run [context...]`. */

@@ -1,5 +1,5 @@
 import { errors } from "../../../contract/errors.js";
-import { readBody } from "../../body.js";
+import { readBody } from "../../document-input.js";
 import type { CliIO } from "../../core/io.js";
 
 /**

@@ -4,7 +4,7 @@ import { fileArg, outputArgs, waitArgs, yesArgs } from "../../core/shared-args.j
 import { bulkExitCode, renderBulk } from "../../render/bulk.js";
 import { drainPipeline } from "../../common/drain.js";
 import { readBulkItems } from "./bulk-file.js";
-import { idRef } from "../../names/resolve-ref.js";
+import { idRef } from "../../../portable/names/resolve-ref.js";
 
 /** `ddsctl records delete <recordId>` or `records delete --bulk -f items.json`. */
 export default defineCommand({

@@ -2,7 +2,9 @@ import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import { reportArgs, refs } from "../../core/shared-args.js";
 import { renderRecordExplanation } from "../../workbench/explain/render-lineage.js";
-import { idRef } from "../../names/resolve-ref.js";
+import { idRef } from "../../../portable/names/resolve-ref.js";
+import { LineageReader } from "../../../portable/workbench/trace/lineage-reader.js";
+import { explainRecordFields } from "../../../portable/workbench/explain/record-explain.js";
 
 /** `ddsctl records explain <recordId> [field]`. */
 export default defineCommand({
@@ -15,8 +17,6 @@ export default defineCommand({
     const service = await ctx.service();
     const record = await service.getRecord(idRef("record", args.recordId), { include: ["model", "lineage"] });
     if (args.field !== undefined && !record.model?.fields.some((f) => f.name === args.field)) throw errors.notFound("field", `${args.field} on record ${record.recordId}`);
-    const { LineageReader } = await import("../../workbench/trace/lineage-reader.js");
-    const { explainRecordFields } = await import("../../workbench/explain/record-explain.js");
     const explanation = await explainRecordFields(new LineageReader(service), record, args.field);
     if (ctx.out.options.json) return ctx.out.json(explanation);
     renderRecordExplanation(ctx.out, explanation);

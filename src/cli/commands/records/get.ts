@@ -5,7 +5,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { includeArg, outputArgs, refs } from "../../core/shared-args.js";
 import { renderRecord } from "../../render/records.js";
 import { modelNames } from "../../common/model-names.js";
-import { idRef } from "../../names/resolve-ref.js";
+import { idRef } from "../../../portable/names/resolve-ref.js";
 
 /** Parses `--include model,lineage`. */
 export function parseIncludes(text: string | undefined): RecordInclude[] | undefined {

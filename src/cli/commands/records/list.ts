@@ -2,7 +2,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { filterExample } from "../../core/list-args.js";
 import { listArgs, refFlags } from "../../core/shared-args.js";
 import { collectPages, listQueryFrom, renderPage } from "../../list-options.js";
-import { scopeFilters } from "../../names/resolve-ref.js";
+import { scopeFilters } from "../../../portable/names/resolve-ref.js";
 import { recordColumns } from "../../render/records.js";
 import { modelNames } from "../../common/model-names.js";
 

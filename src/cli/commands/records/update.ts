@@ -1,12 +1,12 @@
 import { errors } from "../../../contract/errors.js";
-import { bodyFrom, fieldTypes, parsePairs } from "../../body.js";
+import { bodyFrom, fieldTypes, parsePairs } from "../../document-input.js";
 import { defineCommand, type CommandContext } from "../../core/define-command.js";
 import { fileArg, outputArgs, waitArgs } from "../../core/shared-args.js";
 import { bulkExitCode, renderBulk, succeededData } from "../../render/bulk.js";
 import { renderRecord } from "../../render/records.js";
 import { contextIdsOf, drainPipeline } from "../../common/drain.js";
 import { readBulkItems } from "./bulk-file.js";
-import { idRef } from "../../names/resolve-ref.js";
+import { idRef } from "../../../portable/names/resolve-ref.js";
 
 /** `ddsctl records update <recordId>` or `records update --bulk -f items.json`. */
 export default defineCommand({

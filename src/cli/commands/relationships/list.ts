@@ -2,7 +2,7 @@ import { errors } from "../../../contract/errors.js";
 import { modelNames } from "../../common/model-names.js";
 import { defineCommand } from "../../core/define-command.js";
 import { reportArgs, refFlags } from "../../core/shared-args.js";
-import { idRef, resolveRef } from "../../names/resolve-ref.js";
+import { idRef, resolveRef } from "../../../portable/names/resolve-ref.js";
 import { relationshipColumns } from "../../render/evidence.js";
 import { recordColumns } from "../../render/records.js";
 

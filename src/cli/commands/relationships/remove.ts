@@ -1,7 +1,7 @@
 import { defineCommand } from "../../core/define-command.js";
 import { refs, waitArgs, yesArgs } from "../../core/shared-args.js";
 import { drainPipeline } from "../../common/drain.js";
-import { idRef } from "../../names/resolve-ref.js";
+import { idRef } from "../../../portable/names/resolve-ref.js";
 
 /** `ddsctl relationships remove <recordId> <name> <targetRecordId>`. */
 export default defineCommand({

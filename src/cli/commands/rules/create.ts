@@ -1,5 +1,5 @@
 import { errors } from "../../../contract/errors.js";
-import { bodyFrom } from "../../body.js";
+import { bodyFrom } from "../../document-input.js";
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, waitArgs } from "../../core/shared-args.js";
 import { renderRule } from "../../render/rules.js";

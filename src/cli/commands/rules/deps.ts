@@ -1,7 +1,9 @@
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import { reportArgs, refs } from "../../core/shared-args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { resolveRef } from "../../../portable/names/resolve-ref.js";
+import { allModels, allPages } from "../../../portable/workbench/trace/lineage-reader.js";
+import { readersOf, ruleDependencies, ruleReads } from "../../../portable/workbench/rules-eval/rule-deps.js";
 
 /** `ddsctl rules deps [rule] [--field Model.field]`. */
 export default defineCommand({
@@ -19,8 +21,6 @@ export default defineCommand({
     const { field, rule: ruleRef } = args;
     if (field !== undefined && ruleRef !== undefined) throw errors.usage("give a rule or --field, not both");
     const service = await ctx.service();
-    const { allModels, allPages } = await import("../../workbench/trace/lineage-reader.js");
-    const { readersOf, ruleDependencies, ruleReads } = await import("../../workbench/rules-eval/rule-deps.js");
     const models = await allModels(service);
     const rules = ruleRef !== undefined ? [await service.getRule(await resolveRef(service, "rule", ruleRef))] : await allPages((q) => service.listRules(q));
     if (field !== undefined) {

@@ -1,7 +1,7 @@
 import { RULE_STATUSES } from "../../../contract/constants.js";
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refs, waitArgs } from "../../core/shared-args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { resolveRef } from "../../../portable/names/resolve-ref.js";
 import { renderRule } from "../../render/rules.js";
 import { drainPipeline } from "../../common/drain.js";
 

@@ -2,6 +2,9 @@ import { writeFileSync } from "node:fs";
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import { reportArgs } from "../../core/shared-args.js";
+import { runSuites } from "../../workbench/rules-test/rules-test.js";
+import { renderTestReport, caseTraceLines } from "../../workbench/rules-test/rules-test-render.js";
+import { junitXml } from "../../workbench/rules-test/junit.js";
 
 /** `ddsctl rules test <cases-file|dir>`. */
 export default defineCommand({
@@ -27,12 +30,10 @@ export default defineCommand({
       threshold = Number(flags.threshold);
       if (!Number.isFinite(threshold) || threshold < 0 || threshold > 100) throw errors.usage(`--threshold ${String(flags.threshold)}: give a percentage from 0 to 100`);
     }
+    // Lazy: the cases file's zod schema is built on load; every command module loads at start-up (registry.ts).
     const { loadSuites } = await import("../../workbench/rules-test/cases-file.js");
-    const { runSuites } = await import("../../workbench/rules-test/rules-test.js");
-    const { renderTestReport, caseTraceLines } = await import("../../workbench/rules-test/rules-test-render.js");
     const report = await runSuites(await loadSuites(args.cases), () => ctx.service());
     if (flags.junit !== undefined) {
-      const { junitXml } = await import("../../workbench/rules-test/junit.js");
       writeFileSync(String(flags.junit), junitXml(report, (c) => caseTraceLines(c)));
     }
     const { covered, total } = report.summary.coverage;

@@ -1,8 +1,8 @@
 import { errors } from "../../../contract/errors.js";
-import { bodyFrom } from "../../body.js";
+import { bodyFrom } from "../../document-input.js";
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refs, waitArgs } from "../../core/shared-args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { resolveRef } from "../../../portable/names/resolve-ref.js";
 import { renderRule } from "../../render/rules.js";
 import { drainPipeline } from "../../common/drain.js";
 import { ruleArgs, ruleFlagValues } from "./rule-flags.js";

@@ -17,7 +17,9 @@ export default defineCommand({
     if (target.mode !== "local") {
       throw errors.usage(`secrets are rotated on the server's database, not over HTTP; run this where the database is, with --database <url>, --local <db>, DDS_DATABASE_URL or DDS_DB (target was ${target.baseUrl})`);
     }
+    // Lazy: engine code (the stores, their drivers) loads only for the command that uses it, never at start-up.
     const { openApp } = await import("../../../engine/app.js");
+    // Lazy: as above.
     const { rotateSecrets } = await import("../../../engine/secrets/secret-rotation.js");
     const app = await openApp({ location: target.db, env: ctx.io.env });
     const report = await rotateSecrets(app.store, app.env).finally(() => app.close());

@@ -18,6 +18,7 @@ export default defineCommand({
   async handler(args, ctx) {
     const flags = args;
     const timeoutMs = durationFlag(args.timeout, "--timeout");
+    // Lazy: the declarative documents build zod schemas and load yaml; every command module loads at start-up (registry.ts).
     const lib = await import("../../declarative/index.js");
     const docs = lib.loadDocuments(args.path);
     const service = await ctx.service();

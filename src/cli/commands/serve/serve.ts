@@ -2,7 +2,7 @@ import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import type { CliIO } from "../../core/io.js";
 import { loadServer } from "../../load-external.js";
-import { Output } from "../../output.js";
+import { Output } from "../../output/output.js";
 import { describeTarget } from "../../target.js";
 import { durationFlag } from "../../common/duration-flag.js";
 import { startupHints } from "./startup-hints.js";
@@ -98,8 +98,10 @@ export default defineCommand({
     const logger = createServerLogger({ format: json ? "json" : "plain", write: (line) => always.info(line), quiet: out.options.quiet });
     // In JSON, every line on stderr is a JSON object: the messages people read become events.
     const say = (event: string, message: string, fields: Record<string, unknown> = {}) => (json ? logger.event(event, fields, "info", message) : out.info(message));
+    // Lazy: engine code (the stores, their drivers) loads only for the command that uses it, never at start-up.
     const { onEngineEvent } = await import("../../../engine/events.js");
     const stopEvents = onEngineEvent(({ event, ...fields }) => logger.event(event, fields, event === "db_unreachable" ? "warn" : "info"));
+    // Lazy: as above.
     const { openApp } = await import("../../../engine/app.js");
     const signals = shutdownSignal(out, ctx.io);
     const stray = strayDatabaseErrors((error) => logger.event("database_error_unhandled", { error }, "error"));
@@ -118,6 +120,7 @@ export default defineCommand({
         if (json) logger.event("webhook_settings", { ...webhooks }, "info", describeWebhookSettings(webhooks));
         else out.info(out.c.dim(describeWebhookSettings(webhooks)));
         // Before the address: whoever waits for "listening on" has read every hint.
+        // Lazy: as above.
         const { listTokens } = await import("../../../engine/auth/index.js");
         const active = (await listTokens(store)).filter((t) => !t.revokedAt).length;
         for (const hint of startupHints(target.db, active, ctx.io.env)) {

@@ -26,6 +26,7 @@ export default defineCommand({
   async handler(args, ctx) {
     // Loaded on use, from outside the bundle: its page's files sit beside it in dist/.
     const studio = await loadStudio();
+    // Lazy: the cases file's zod schema is built on load; every command module loads at start-up (registry.ts).
     const { suitesForStudio } = await import("../../workbench/rules-test/studio-suites.js");
     const target = ctx.target();
     // The studio stops itself on Ctrl-C (closing its server first).

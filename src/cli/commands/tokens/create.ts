@@ -18,6 +18,7 @@ export default defineCommand({
   help: "The token acts in the workspace --workspace (a global option) names, else DDS_WORKSPACE's or the profile's, else default (where the local database keeps its data); a new workspace is created.",
   writes: true,
   async handler(args, ctx) {
+    // Lazy: engine code (node:crypto, the token cache) loads only for the token commands, never at start-up.
     const { issueToken } = await import("../../../engine/auth/index.js");
     const issued = await withTokenStore(ctx, true, (store, workspace) => issueToken(store, { workspace, scopes: args.scope, name: args.name }));
     const { out } = ctx;

@@ -10,6 +10,7 @@ export default defineCommand({
   args: { ...outputArgs },
   help: "--workspace (a global option) lists only the tokens of that workspace.",
   async handler(args, ctx) {
+    // Lazy: engine code (node:crypto, the token cache) loads only for the token commands, never at start-up.
     const { listTokens } = await import("../../../engine/auth/index.js");
     const tokens = await withTokenStore(ctx, false, (store) => listTokens(store, ctx.globals.workspace));
     const { out } = ctx;

@@ -1,7 +1,7 @@
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, yesArgs } from "../../core/shared-args.js";
 import { withTokenStore } from "./token-store.js";
-import { idRef } from "../../names/resolve-ref.js";
+import { idRef } from "../../../portable/names/resolve-ref.js";
 
 /** `ddsctl tokens revoke <tokenId>`. */
 export default defineCommand({
@@ -11,6 +11,7 @@ export default defineCommand({
   args: { tokenId: { type: "string", positional: true, required: true, description: "the tokenId shown by tokens create or tokens list" }, ...yesArgs, ...outputArgs },
   writes: true,
   async handler(args, ctx) {
+    // Lazy: engine code (node:crypto, the token cache) loads only for the token commands, never at start-up.
     const { revokeToken } = await import("../../../engine/auth/index.js");
     await ctx.confirm(`Revoke token ${args.tokenId}?`, args.yes);
     const token = await withTokenStore(ctx, false, (store) => revokeToken(store, idRef("token", args.tokenId)));

@@ -18,6 +18,7 @@ export async function openTokenStore(ctx: CommandContext, create: boolean): Prom
     throw errors.usage(`tokens are managed on the server's database, not over HTTP; run this where the database is, with --database <url>, --local <db>, DDS_DATABASE_URL or DDS_DB (target was ${target.baseUrl})`);
   }
   if (!create && !isPostgresUrl(target.db) && !existsSync(target.db)) throw missingDatabase(target.db);
+  // Lazy: engine code (the stores, their drivers) loads only for the command that uses it, never at start-up.
   const { openApp } = await import("../../../engine/app.js");
   const app = await openApp({ location: target.db, env: ctx.io.env });
   // Tokens span the database's workspaces: `tokens create` names the one it issues for.

@@ -2,9 +2,11 @@ import { existsSync } from "node:fs";
 import { errors } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import { reportArgs, refFlags, refs } from "../../core/shared-args.js";
-import { refLabel, resolveRef } from "../../names/resolve-ref.js";
+import { refLabel, resolveRef } from "../../../portable/names/resolve-ref.js";
 import { renderTraceDiff } from "../../workbench/trace/render-trace-diff.js";
 import { durationFlag } from "../../common/duration-flag.js";
+import { readDocument } from "../../workbench/rule-source.js";
+import { runTraceDiff } from "../../../portable/workbench/trace/trace-diff-run.js";
 
 /** `--since`: a file is a snapshot; else an ISO time, or a duration back from now (`2h`). */
 function sinceTime(text: string): string {
@@ -37,7 +39,6 @@ export default defineCommand({
     if ((since === undefined) === (other === undefined)) throw errors.usage("give exactly one of --since <snapshot|time> and --against-context <contextId>");
     let document: unknown;
     if (since !== undefined && existsSync(since)) {
-      const { readDocument } = await import("../../workbench/rule-source.js");
       document = await readDocument(ctx.io, since);
     }
     const asOf = since !== undefined && document === undefined ? sinceTime(since) : undefined;
@@ -50,7 +51,6 @@ export default defineCommand({
         : asOf !== undefined
           ? { kind: "time" as const, asOf }
           : { kind: "context" as const, contextId: await resolveRef(service, "context", other!) };
-    const { runTraceDiff } = await import("../../workbench/trace/trace-diff-run.js");
     const report = await runTraceDiff(service, contextId, ruleId, baseline);
     if (ctx.out.options.json) return ctx.out.json(report);
     const rule = await service.getRule(ruleId);

@@ -1,11 +1,14 @@
 import { defineCommand } from "../../core/define-command.js";
 import { reportArgs, refs } from "../../core/shared-args.js";
 import { collectPages } from "../../list-options.js";
-import { refLabel, resolveRef } from "../../names/resolve-ref.js";
+import { refLabel, resolveRef } from "../../../portable/names/resolve-ref.js";
 import { freshenHint } from "../../common/lifecycle-hints.js";
 import { evaluationColumns } from "../../render/rules.js";
 import { renderTraceReport } from "../../workbench/trace/render-trace-report.js";
 import { explainArgs, parseExplainMode } from "./trace-args.js";
+import { buildTraceReport } from "../../../portable/workbench/trace/trace-report.js";
+import { LineageReader } from "../../../portable/workbench/trace/lineage-reader.js";
+import { explainInputs } from "../../../portable/workbench/trace/input-sources.js";
 
 /** `ddsctl trace <contextId> [rule]`. */
 export default defineCommand({
@@ -33,11 +36,8 @@ export default defineCommand({
     if (ruleRef !== undefined) {
       const explain = parseExplainMode(flags.explain);
       const evaluation = await service.getContextEvaluation(contextId, await resolveRef(service, "rule", ruleRef));
-      const { buildTraceReport } = await import("../../workbench/trace/trace-report.js");
       let inputs;
       if (flags.lineage) {
-        const { LineageReader } = await import("../../workbench/trace/lineage-reader.js");
-        const { explainInputs } = await import("../../workbench/trace/input-sources.js");
         inputs = await explainInputs(new LineageReader(service), contextId, evaluation.evaluationTrace.inputs);
       }
       const report = buildTraceReport(evaluation, inputs);

@@ -1,7 +1,7 @@
 import { ExitCode } from "../../../contract/errors.js";
 import { defineCommand } from "../../core/define-command.js";
 import { reportArgs } from "../../core/shared-args.js";
-import { resolveRefs } from "../../names/resolve-ref.js";
+import { resolveRefs } from "../../../portable/names/resolve-ref.js";
 import { durationFlag } from "../../common/duration-flag.js";
 import { unresolvableText, waitForContexts } from "./wait-contexts.js";
 

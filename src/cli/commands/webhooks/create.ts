@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENTS } from "../../../contract/constants.js";
 import type { WebhookCreate } from "../../../contract/schemas/index.js";
 import { errors } from "../../../contract/errors.js";
-import { bodyFrom } from "../../body.js";
+import { bodyFrom } from "../../document-input.js";
 import { defineCommand } from "../../core/define-command.js";
 import { fileArg, outputArgs } from "../../core/shared-args.js";
 import { renderWebhook } from "./webhook-render.js";

@@ -1,6 +1,6 @@
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refs } from "../../core/shared-args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { resolveRef } from "../../../portable/names/resolve-ref.js";
 import { pointInTime } from "../../common/point-in-time.js";
 
 /** `ddsctl webhooks recover <webhook> --since 2h`. */

@@ -1,6 +1,6 @@
 import { defineCommand } from "../../core/define-command.js";
 import { outputArgs, refs } from "../../core/shared-args.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { resolveRef } from "../../../portable/names/resolve-ref.js";
 import { renderDelivery } from "./webhook-render.js";
 
 /** `ddsctl webhooks redeliver <webhook> <delivery>`. */

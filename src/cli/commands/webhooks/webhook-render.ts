@@ -1,5 +1,5 @@
 import type { Webhook, WebhookDelivery } from "../../../contract/schemas/index.js";
-import type { Column, Output } from "../../output.js";
+import type { Column, Output } from "../../output/output.js";
 
 const webhookStyle = (out: Output) => (text: string) => (text === "enabled" ? out.c.green(text) : out.c.red(text));
 

@@ -1,8 +1,8 @@
-import type { Output } from "../../output.js";
-import type { CandidateExplanation, FieldEvidence, RecordExplanation } from "./record-explain.js";
+import type { Output } from "../../output/output.js";
+import type { CandidateExplanation, FieldEvidence, RecordExplanation } from "../../../portable/workbench/explain/record-explain.js";
 import type { TraceColors } from "../trace/render-trace.js";
 import { renderDependencyLines } from "../trace/render-trace-inputs.js";
-import { formatTraceValue } from "../trace/trace-value.js";
+import { formatTraceValue } from "../../../portable/workbench/trace/trace-value.js";
 
 const PLAIN: TraceColors = { green: (s) => s, red: (s) => s, dim: (s) => s };
 

@@ -1,5 +1,5 @@
-import type { Output } from "../../output.js";
-import type { ImpactReport } from "./impact.js";
+import type { Output } from "../../output/output.js";
+import type { ImpactReport } from "../../../portable/workbench/rules-eval/impact.js";
 
 const outcomeWord = (o: boolean | null | undefined) => (o === true ? "PASS" : o === false ? "FAIL" : "?");
 

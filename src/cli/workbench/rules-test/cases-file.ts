@@ -22,32 +22,9 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
 import { errors } from "../../../contract/errors.js";
 import { readDocument } from "../rule-source.js";
-
-const TestCase = z
-  .strictObject({
-    name: z.string().min(1),
-    data: z.record(z.string(), z.unknown()).optional(),
-    context: z.string().min(1).optional(),
-    expect: z.boolean(),
-    expectValues: z.record(z.string(), z.unknown()).optional(),
-  })
-  .refine((c) => (c.data === undefined) !== (c.context === undefined), { message: "give exactly one of data and context" });
-export type TestCase = z.infer<typeof TestCase>;
-
-const RuleRef = z.union([
-  z.string().min(1),
-  z.strictObject({ file: z.string().min(1) }),
-  z.strictObject({ expression: z.unknown() }).refine((r) => r.expression !== undefined, { message: "expression is required" }),
-]);
-export type RuleRef = z.infer<typeof RuleRef>;
-
-const Suite = z.strictObject({ name: z.string().min(1).optional(), rule: RuleRef, cases: z.array(TestCase).min(1) });
-export type Suite = z.infer<typeof Suite>;
-
-const CasesDocument = z.union([z.strictObject({ suites: z.array(Suite).min(1) }), Suite]);
+import { CasesDocument, type Suite } from "../../../portable/workbench/rules-test/cases-schema.js";
 
 /** A suite with the file it came from. */
 export interface LoadedSuite extends Suite {

@@ -1,7 +1,7 @@
-import type { Output } from "../../output.js";
+import type { Output } from "../../output/output.js";
 import { renderTraceNodes, type TraceColors } from "../trace/render-trace.js";
 import type { CaseResult, TestReport } from "./rules-test.js";
-import { alignTrace } from "../trace/trace-align.js";
+import { alignTrace } from "../../../portable/workbench/trace/trace-align.js";
 
 /** The trace lines of a case (the fails view: deciding path and failures). */
 export function caseTraceLines(c: CaseResult, colors?: TraceColors): string[] {

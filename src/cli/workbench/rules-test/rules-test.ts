@@ -7,13 +7,13 @@
 export type { CaseResult };
 import { basename, dirname, extname, resolve } from "node:path";
 import type { DdsService } from "../../../contract/service.js";
-import { resolveRef } from "../../names/resolve-ref.js";
+import { resolveRef } from "../../../portable/names/resolve-ref.js";
 import type { LoadedSuite } from "./cases-file.js";
-import { coverageOf, percentOf, type CoverageReport } from "./coverage.js";
-import { assertRuleExpression } from "../rules-eval/local-eval.js";
+import { coverageOf, percentOf, type CoverageReport } from "../../../portable/workbench/rules-test/coverage.js";
+import { assertRuleExpression } from "../../../portable/workbench/rules-eval/local-eval.js";
 import { readRuleSource } from "../rule-source.js";
-import { runCase, type CaseResult } from "./rules-test-case.js";
-import { alignTrace } from "../trace/trace-align.js";
+import { runCase, type CaseResult } from "../../../portable/workbench/rules-test/rules-test-case.js";
+import { alignTrace } from "../../../portable/workbench/trace/trace-align.js";
 
 /** One suite's result. */
 export interface SuiteResult {

@@ -4,7 +4,7 @@
  * the rule view can run a rule's own tests against the draft being edited.
  */
 import { basename, dirname, extname, resolve } from "node:path";
-import type { StudioSuite } from "../../../studio/types.js";
+import type { StudioSuite } from "../../../portable/workbench/rules-test/studio-suite.js";
 import { loadSuites } from "./cases-file.js";
 import { readRuleSource } from "../rule-source.js";
 

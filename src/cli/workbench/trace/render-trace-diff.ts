@@ -1,9 +1,9 @@
-import type { Output } from "../../output.js";
-import type { ReceivedSince, TraceDiffReport } from "./trace-diff-run.js";
-import type { NodeChange } from "./trace-diff.js";
+import type { Output } from "../../output/output.js";
+import type { ReceivedSince, TraceDiffReport } from "../../../portable/workbench/trace/trace-diff-run.js";
+import type { NodeChange } from "../../../portable/workbench/trace/trace-diff.js";
 import { outcomeText } from "../../render/rules.js";
 import { renderSourceLines } from "./render-trace-inputs.js";
-import { formatTraceValue } from "./trace-value.js";
+import { formatTraceValue } from "../../../portable/workbench/trace/trace-value.js";
 
 const side = (evaluated: boolean, value: unknown) => (evaluated ? formatTraceValue(value) : "(not evaluated)");
 

@@ -1,6 +1,6 @@
-import type { InputDependency, InputExplanation, InputSource } from "./input-sources.js";
+import type { InputDependency, InputExplanation, InputSource } from "../../../portable/workbench/trace/input-sources.js";
 import type { TraceColors } from "./render-trace.js";
-import { formatTraceValue } from "./trace-value.js";
+import { formatTraceValue } from "../../../portable/workbench/trace/trace-value.js";
 
 const PLAIN: TraceColors = { green: (s) => s, red: (s) => s, dim: (s) => s };
 

@@ -1,5 +1,5 @@
-import type { Output } from "../../output.js";
-import { isStoredEvaluation, alignEvaluation, type TraceReport } from "./trace-report.js";
+import type { Output } from "../../output/output.js";
+import { isStoredEvaluation, alignEvaluation, type TraceReport } from "../../../portable/workbench/trace/trace-report.js";
 import { statusStyle } from "../../render/models.js";
 import { outcomeText, severityStyle } from "../../render/rules.js";
 import { renderTraceNodes, type ExplainMode } from "./render-trace.js";

@@ -1,9 +1,9 @@
 import type { Evaluation, TraceStep } from "../../../contract/schemas/index.js";
-import type { Output } from "../../output.js";
-import { alignTrace, preOrder, type TraceNode } from "./trace-align.js";
+import type { Output } from "../../output/output.js";
+import { alignTrace, preOrder, type TraceNode } from "../../../portable/workbench/trace/trace-align.js";
 import { statusStyle } from "../../render/models.js";
 import { outcomeText, severityStyle } from "../../render/rules.js";
-import { formatTraceValue } from "./trace-value.js";
+import { formatTraceValue } from "../../../portable/workbench/trace/trace-value.js";
 
 /** Colour functions the tree renderer uses (identity functions for plain text). */
 export interface TraceColors {

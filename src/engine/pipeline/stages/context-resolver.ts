@@ -3,7 +3,7 @@
  * `Applicant.income`, `Loan.applicants.income`, `Loan`, `context.metadata.region`.
  */
 import { FORBIDDEN_SEGMENTS } from "../../../contract/schemas/common.js";
-import type { VarResolver } from "../../rules/index.js";
+import type { VarResolver } from "../../../portable/json-logic/index.js";
 import type { PassInput, PassLink, PassRecord, ResolvedRecord } from "../types.js";
 import { compareStrings } from "./candidate.js";
 import { createLinkGraph, type LinkGraph } from "./link-graph.js";

@@ -1,6 +1,6 @@
 /** The evaluate stage: every rule over the context, with its trace. */
 import type { EvaluationTrace, TraceStep } from "../../../contract/schemas/index.js";
-import { isTruthy, type VarResolver } from "../../rules/index.js";
+import { isTruthy, type VarResolver } from "../../../portable/json-logic/index.js";
 import type { PassEvaluation, PassRule } from "../types.js";
 import { compareStrings } from "./candidate.js";
 import { toJsonValue } from "./canonical-json.js";

@@ -2,7 +2,7 @@
  * Compiled JSON Logic kept across passes: compiling is the expensive part of evaluating a
  * rule, and the same rules and computed fields run in every pass of every context.
  */
-import { compileExpression, type CompiledExpression } from "../../rules/index.js";
+import { compileExpression, type CompiledExpression } from "../../../portable/json-logic/index.js";
 
 /** A compiled expression, or the message of why it does not compile. */
 export type CompileOutcome = { compiled: CompiledExpression } | { error: string };

@@ -3,7 +3,7 @@
  * relationship paths (`employments.monthlyIncome`, `employments`).
  */
 import type { CompiledField, CompiledRelationship } from "../../models/model-types.js";
-import type { VarResolver } from "../../rules/index.js";
+import type { VarResolver } from "../../../portable/json-logic/index.js";
 import type { PassRecord } from "../types.js";
 import type { LinkGraph } from "./link-graph.js";
 import type { ModelIndex } from "./model-index.js";

@@ -6,7 +6,7 @@
  * the other finds too.
  */
 import type { Model, Rule } from "../../../contract/schemas/index.js";
-import { collectVarPaths } from "../../../engine/rules/collect-var-paths.js";
+import { collectVarPaths } from "../../json-logic/collect-var-paths.js";
 
 /** What one path of an expression reads. */
 export interface PathRead {

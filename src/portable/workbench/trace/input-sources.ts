@@ -7,7 +7,7 @@
  * its own sources, a few levels deep.
  */
 import type { DdsRecord } from "../../../contract/schemas/index.js";
-import { collectVarPaths } from "../../../engine/rules/collect-var-paths.js";
+import { collectVarPaths } from "../../json-logic/collect-var-paths.js";
 import type { LineageReader } from "./lineage-reader.js";
 
 /** One record's contribution to an input's value. */

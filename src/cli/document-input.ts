@@ -23,6 +23,7 @@ export async function parseDocument(text: string, where: string): Promise<unknow
   } catch (err) {
     jsonProblem = (err as Error).message;
   }
+  // Lazy: yaml is a side bundle (scripts/bundle.mjs), required only for a document that is not JSON.
   const { parse } = await import("yaml");
   try {
     return parse(text) as unknown;

@@ -4,7 +4,7 @@
  * access, so the studio's page runs the same code on the cases the studio serves.
  */
 import type { DdsService, RuleEvaluationResult } from "../../../contract/service.js";
-import type { TestCase } from "./cases-file.js";
+import type { TestCase } from "./cases-schema.js";
 import { resolveRef } from "../../names/resolve-ref.js";
 import { checkExpectedValues } from "../trace/expect-values.js";
 import { evaluateLocally } from "../rules-eval/local-eval.js";

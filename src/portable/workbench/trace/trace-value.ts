@@ -1,4 +1,4 @@
-import { formatValue } from "../../render/values.js";
+import { formatValue } from "../../format-value.js";
 
 /** Options of {@link formatTraceValue}. */
 export interface TraceValueOptions {

@@ -7,7 +7,7 @@
  * parent, and whether it decided its parent's value.
  */
 import type { TraceStep } from "../../../contract/schemas/index.js";
-import { containsLogic, isLogic } from "../../../engine/rules/literal.js";
+import { containsLogic, isLogic } from "../../json-logic/literal.js";
 import { deciderIndexes } from "./trace-deciders.js";
 
 /** What a node is to its parent operator. */

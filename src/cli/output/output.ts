@@ -1,8 +1,8 @@
-import type { Problem } from "../contract/errors.js";
-import type { OutStream } from "./core/io.js";
-import { compileJq, jqText, type JqFilter } from "./output/jq-filter.js";
-import { nameLines, namedResources, type NamedResource } from "./output/resource-names.js";
-import { layoutTable, tsvEscape, type Cell } from "./output/table-layout.js";
+import type { Problem } from "../../contract/errors.js";
+import type { OutStream } from "../core/io.js";
+import { compileJq, jqText, type JqFilter } from "./jq-filter.js";
+import { nameLines, namedResources, type NamedResource } from "./resource-names.js";
+import { layoutTable, tsvEscape, type Cell } from "./table-layout.js";
 
 /** How results are printed: a table (the default), or `-o json|yaml|wide|name`. */
 export type Format = "table" | "json" | "yaml" | "wide" | "name";
@@ -64,6 +64,7 @@ export class Output {
 
   /** Loads chalk and yaml only when this run needs them, keeping start-up fast. */
   async init(): Promise<void> {
+    // Lazy: chalk only for a terminal with colour; yaml is a side bundle, only for -o yaml.
     if (this.options.color && (this.stdoutTTY || this.stderrTTY)) this.chalk = (await import("chalk")).default;
     if (this.options.format === "yaml") this.yaml = await import("yaml");
     if (this.options.jq !== undefined) this.jq = await compileJq(this.options.jq);

@@ -1,7 +1,7 @@
 import { errors } from "../../contract/errors.js";
 import type { FilterClause, ListQuery } from "../../contract/list-query.js";
 import type { DdsService } from "../../contract/service.js";
-import { isUuid } from "../../util/uuid-shape.js";
+import { isUuid } from "./uuid-shape.js";
 
 /** The kinds of resource the command line names: by id, or by name (a webhook by its URL). */
 export type RefKind = "context" | "model" | "rule" | "webhook";
