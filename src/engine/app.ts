@@ -123,7 +123,7 @@ export function appOver(store: Store, options: { env: AppEnv; pipeline?: Pipelin
       return { contexts, outbox };
     },
     get owner() {
-      if (owner === null) owner = store.kind === "sqlite" ? createProcessOwner(store.location) : undefined;
+      if (owner === null) owner = store.file !== undefined ? createProcessOwner(store.file) : undefined;
       return owner;
     },
     engine: (who) => engine(`${who.workspace}\n${who.actor ?? ""}`, who.workspace, who.actor),

@@ -85,7 +85,7 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
 
   /** How long an idle worker sleeps: SQLite polls; PostgreSQL waits for a notification or the next lease end. */
   const idleFor = async (): Promise<number> => {
-    if (store.kind === "sqlite") return idleMs;
+    if (!store.hearsOtherProcesses) return idleMs;
     const next = await pipeline.repo.nextLeaseExpiry();
     return next === undefined ? safetyMs : Math.max(1, Math.min(safetyMs, next - Date.now() + 1));
   };

@@ -115,7 +115,7 @@ export function loadKeyRing(dbPath: string, env: Readonly<Record<string, string 
  * there the keys come from `DDS_SECRET_KEY` only.
  */
 export function keyRingOf(store: Store, env: Readonly<Record<string, string | undefined>>, create: boolean): KeyRing | undefined {
-  if (store.kind === "sqlite") return loadKeyRing(store.location, env, create);
+  if (store.file !== undefined) return loadKeyRing(store.file, env, create);
   const fromEnv = env[SECRET_KEY_ENV];
   if (fromEnv !== undefined && fromEnv.trim() !== "") return loadKeyRing("", env, create);
   if (!create) return undefined;

@@ -79,7 +79,7 @@ export function secretBoxFor(store: Store, env: Readonly<Record<string, string |
     states.set(store, state);
   }
   const s = state;
-  const path = store.kind === "sqlite" ? store.location : "";
+  const path = store.file ?? "";
   const file = keyFileOf(path);
   const fromFile = env[SECRET_KEY_ENV] === undefined && path !== ":memory:" && path !== "";
   const ring = (create: boolean): KeyRing | undefined => {

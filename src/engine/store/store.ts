@@ -28,6 +28,17 @@ export interface Store {
   readonly sql: Sql;
   /** What to show a user: the SQLite path, or the PostgreSQL URL without its password. */
   readonly location: string;
+  /**
+   * SQLite: the database file (`:memory:` for none), beside which the key file and the
+   * process owner locks live. Absent on PostgreSQL, whose keys come from the environment.
+   */
+  readonly file?: string;
+  /**
+   * True when work committed by another process reaches `on` (PostgreSQL's notifications);
+   * false where such work is only found by looking (another process writing the SQLite file),
+   * so idle loops poll.
+   */
+  readonly hearsOtherProcesses: boolean;
   /** What an ingest asks of the store, each store its fastest way. */
   readonly ingest: IngestStore;
   /**

@@ -87,7 +87,7 @@ export function createWebhookDispatcher(store: Store, options: WebhookDispatcher
   const leaseMs = Math.max(options.leaseMs ?? 60_000, timeoutMs + 5_000);
   const batchSize = options.batchSize ?? 50;
   const concurrency = options.concurrency ?? 64;
-  const idleMs = options.idleMs ?? (store.kind === "sqlite" ? 1_000 : 30_000);
+  const idleMs = options.idleMs ?? (store.hearsOtherProcesses ? 30_000 : 1_000);
   const errorBackoffMs = options.errorBackoffMs ?? 1_000;
   // With every slot taken, claim again once this many are free: one claim per batch, not
   // one per finished attempt.

@@ -69,6 +69,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     kind: "postgres",
     sql,
     location,
+    hearsOtherProcesses: true,
     ingest: pgIngest,
     markStale: (db, ids) => pgMarkStale(db, ids, groups.marks),
     writeGroup: () => groups.open(sql.memo),

@@ -76,6 +76,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     raw,
     path,
     location: path,
+    file: path,
+    hearsOtherProcesses: false,
     ingest: sqliteIngest,
     changeStamp: changeStamps(raw),
     on(signal, fn) {
