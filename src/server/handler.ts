@@ -1,7 +1,7 @@
 import type { Handler } from "hono";
 import { pathParams, type RouteSpec } from "../contract/routes.js";
-import { parseJsonBody } from "./body.js";
 import { parseRouteQuery } from "./query.js";
+import { callRoute } from "./route-call.js";
 import type { ServerEnv } from "./types.js";
 
 /**
@@ -16,18 +16,14 @@ import type { ServerEnv } from "./types.js";
 export function routeHandler(route: RouteSpec): Handler<ServerEnv> {
   const params = pathParams(route.path);
   return async (c) => {
-    const args: unknown[] = params.map((name) => c.req.param(name));
+    // The query is parsed (and refused when malformed) even where the operation takes none.
     const query = parseRouteQuery(route, new URL(c.req.url).searchParams);
-    if (route.body) args.push(parseJsonBody(c.get("bodyText")));
-    else if (route.query.kind !== "none") args.push(query);
-    // The engine records the key in the batch's own transaction: exactly once even if the
-    // server dies between committing the batch and storing the response.
-    const key = c.req.header("idempotency-key");
-    if (route.writeOptions && key) args.push({ idempotencyKey: key });
-    const engine = c.get("engine");
-    // The route table guarantees the operation exists and takes these arguments.
-    const operation = engine[route.operation] as (...a: unknown[]) => Promise<unknown>;
-    const result = await operation.apply(engine, args);
+    const result = await callRoute(
+      c.get("engine"),
+      route,
+      params.map((name) => c.req.param(name)),
+      { bodyText: c.get("bodyText"), query, idempotencyKey: c.req.header("idempotency-key") },
+    );
     if (route.status === 204) return new Response(null, { status: 204 });
     if (route.created) {
       const id = (result as Record<string, unknown>)[route.created.idField];

@@ -4,6 +4,7 @@ import { hasScope, type Authenticator, type Principal, type Store, StampedCache 
 import { requestIdOf } from "./access-log.js";
 import { bearerToken } from "./auth.js";
 import { parseRouteQuery } from "./query.js";
+import { callRoute } from "./route-call.js";
 import { markRoute } from "./route-mark.js";
 import type { ServerLogger } from "./server-log.js";
 import type { Activity, Engines } from "./types.js";
@@ -118,14 +119,10 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     const key = `${principal.workspace}\n${path}`;
     const hit = cacheable ? cache.get(stamp, key) : undefined;
     if (hit !== undefined) return send(hit);
-    const engine = engines.get(principal);
-    const args: unknown[] = found.args;
-    if (found.route.query.kind !== "none") args.push(parseRouteQuery(found.route, NO_QUERY));
-    // The route table guarantees the operation exists and takes these arguments.
-    const operation = engine[found.route.operation] as (...a: unknown[]) => Promise<unknown>;
+    const query = found.route.query.kind !== "none" ? parseRouteQuery(found.route, NO_QUERY) : undefined;
     let call: Promise<unknown>;
     try {
-      call = operation.apply(engine, args);
+      call = callRoute(engines.get(principal), found.route, found.args, { query });
     } catch {
       return void next(req, res);
     }
