@@ -74,6 +74,13 @@ export interface IngestWriter {
    * call, not a few per item.
    */
   addAll(bodies: readonly unknown[], options?: { sourceTypeOverride?: SourceType; jsonChecked?: boolean }): Promise<(Contribution | DdsError)[]>;
+  /**
+   * Parses `bodies` and starts reading what they name (models, contexts, explicit records)
+   * without waiting: the next `addAll` of the same array takes that over. Lets a caller put
+   * those reads on the wire behind its own (a keyed call's key lock and lookup): one round
+   * trip on PostgreSQL instead of two.
+   */
+  prepare(bodies: readonly unknown[], options?: { jsonChecked?: boolean }): void;
   /** Writes everything added so far (records, supersessions, contributions, staleness). */
   flush(): Promise<void>;
   /** The store's keys of every contribution written so far, in the order they were added. */
@@ -115,16 +122,37 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   const touched = new Set<number>();
   let now: string | undefined;
 
-  /** Loads what the items name and this writer does not know yet: models, contexts, explicit records. */
+  /**
+   * Loads what the items name and this writer does not know yet: models, contexts (locked),
+   * explicit records. The three reads are issued together (PostgreSQL pipelines them).
+   */
   const prefetch = async (inputs: ContributionCreate[]) => {
     const modelIds = [...new Set(inputs.map((i) => i.modelId.toLowerCase()))].filter((id) => !models.has(id));
-    for (const [id, model] of await deps.models.getMany(s, modelIds)) models.set(id, model);
     const contextIds = [...new Set(inputs.map((i) => i.contextId.toLowerCase()))].filter((id) => !contexts.has(id));
-    for (const row of await s.contexts.getStates(contextIds, { lock: true })) contexts.set(row.id, row);
     const recordIds = [...new Set(inputs.flatMap((i) => (i.recordId ? [i.recordId.toLowerCase()] : [])))].filter((id) => !records.has(id) && !created.has(id));
-    const found = new Map((await s.evidence.getRecords(recordIds)).map((r) => [r.id, r]));
-    for (const id of recordIds) records.set(id, found.get(id));
+    const [byModel, states, found] = await Promise.all([deps.models.getMany(s, modelIds), s.contexts.getStates(contextIds, { lock: true }), s.evidence.getRecords(recordIds)]);
+    for (const [id, model] of byModel) models.set(id, model);
+    for (const row of states) contexts.set(row.id, row);
+    const byId = new Map(found.map((r) => [r.id, r]));
+    for (const id of recordIds) records.set(id, byId.get(id));
   };
+
+  /** Parses the bodies and starts their prefetch: what `prepare` started, `addAll` finishes. */
+  const parseAndPrefetch = (bodies: readonly unknown[], jsonChecked: boolean) => {
+    const parsed = bodies.map((body) =>
+      caught(() => {
+        // The fast shape check below skips parseBody, so the JSON limits are checked here
+        // (unless the whole bulk body was, by bulkItems).
+        if (!jsonChecked) assertJsonValue(body, "contribution");
+        return isWellFormedContribution(body) ? body : parseBody(ContributionCreate, body, "contribution");
+      }),
+    );
+    const fetched = prefetch(parsed.filter((p): p is ContributionCreate => !(p instanceof DdsError)));
+    // Awaited by addAll; a replay may never call it.
+    fetched.catch(() => undefined);
+    return { bodies, parsed, fetched };
+  };
+  let prepared: ReturnType<typeof parseAndPrefetch> | undefined;
 
   /** Every check of one item (SPEC §2 and §3): throws a DdsError when it is invalid. */
   const check = (input: ContributionCreate): Checked => {
@@ -224,16 +252,14 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   };
 
   return {
+    prepare(bodies, { jsonChecked = false } = {}) {
+      prepared = parseAndPrefetch(bodies, jsonChecked);
+    },
     async addAll(bodies, { sourceTypeOverride, jsonChecked = false } = {}) {
-      const parsed = bodies.map((body) =>
-        caught(() => {
-          // The fast shape check below skips parseBody, so the JSON limits are checked here
-          // (unless the whole bulk body was, by bulkItems).
-          if (!jsonChecked) assertJsonValue(body, "contribution");
-          return isWellFormedContribution(body) ? body : parseBody(ContributionCreate, body, "contribution");
-        }),
-      );
-      await prefetch(parsed.filter((p): p is ContributionCreate => !(p instanceof DdsError)));
+      const early = prepared?.bodies === bodies ? prepared : undefined;
+      prepared = undefined;
+      const { parsed, fetched } = early ?? parseAndPrefetch(bodies, jsonChecked);
+      await fetched;
       const checked = parsed.map((p) => (p instanceof DdsError ? p : caught(() => check(p))));
       const valid = checked.filter((c): c is Checked => !(c instanceof DdsError));
       // Records by identity, then the sources' current contributions to records that

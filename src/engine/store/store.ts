@@ -1,6 +1,7 @@
 import type { WriteGroup } from "../../contract/service.js";
 import type { IngestStore } from "./evidence-repo.js";
-import type { Signal, Sql } from "./sql.js";
+import type { PassStore } from "./pass-store.js";
+import type { Row, Signal, Sql } from "./sql.js";
 
 /**
  * An in-progress mark on an Idempotency-Key held by this process. On PostgreSQL it is a
@@ -31,6 +32,8 @@ export interface Store {
   readonly location: string;
   /** What an ingest asks of the store, each store its fastest way. */
   readonly ingest: IngestStore;
+  /** How a pass commit writes its rows, each store its fastest way. */
+  readonly passes: PassStore;
   /**
    * A value that changes whenever the database may have changed, for caches of what was
    * read: on SQLite a commit by another connection (data_version) or a row written through
@@ -49,6 +52,11 @@ export interface Store {
    * it. Absent on SQLite, where one file has one writer and the mark is a row.
    */
   lockKey?(workspace: string, key: string): Promise<KeyLock | undefined>;
+  /**
+   * lockKey, then `read` on the same connection, sent together (one round trip): the read
+   * runs once the mark is taken or refused. Present wherever lockKey is.
+   */
+  lockKeyAndRead?(workspace: string, key: string, read: { text: string; params: readonly unknown[] }): Promise<{ lock: KeyLock | undefined; rows: Row[] }>;
   /**
    * Evidence arrived: inside the caller's transaction, bumps each context's evidence version
    * (resolved → stale; a computing pass notices the version) and wakes the workers. Takes

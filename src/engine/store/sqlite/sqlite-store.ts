@@ -11,6 +11,7 @@ import { TABLES } from "../schema/tables.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { publishEngineEvent } from "../../events.js";
 import { sqliteIngest } from "./sqlite-ingest.js";
+import { sqlitePasses } from "./sqlite-pass.js";
 import { sqliteMarkStale } from "./sqlite-stale.js";
 import { SqliteConnection, sqliteRootSql } from "./sqlite-sql.js";
 
@@ -75,6 +76,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     path,
     location: path,
     ingest: sqliteIngest,
+    passes: sqlitePasses,
     changeStamp: changeStamps(raw),
     on(signal, fn) {
       let set = listeners.get(signal);
