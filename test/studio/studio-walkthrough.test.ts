@@ -57,6 +57,8 @@ describe("ddsctl studio in Chromium, on the demo", () => {
     await page.locator('[data-rule="max-debt-to-income"]').waitFor();
     // Failed first.
     expect(await page.locator(".evals li").first().getAttribute("data-rule")).toBe("max-debt-to-income");
+    // The record graph is a chunk loaded on demand: wait for its four nodes.
+    await page.locator("[data-node] .node-model").nth(3).waitFor();
     const models = await page.locator("[data-node] .node-model").allTextContents();
     expect(models.sort()).toEqual(["Applicant", "Employment", "Loan", "Property"]);
     // Keyboard: focus the Loan node and press Enter.

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { createLocalEngine } from "../../src/engine/local-engine.js";
 import { openStore, type SqliteStore } from "../../src/engine/store/db.js";
+import { createPipelineRepo } from "../../src/engine/store/pipeline-repo.js";
+import { uuidBytes } from "../../src/engine/store/values.js";
 import { setupMortgageModels } from "../contract/mortgage-models.js";
+
+/** The context's evidence version and freshness, read from the table. */
+function contextRow(engine: ReturnType<typeof createLocalEngine>, contextId: string) {
+  const raw = (engine.ctx.store as SqliteStore).raw;
+  return raw.prepare("SELECT evidence_version AS v, freshness FROM contexts WHERE uuid = ?").get(uuidBytes(contextId)) as { v: number; freshness: string };
+}
 
 async function engineWithContext() {
   const engine = createLocalEngine({ db: openStore(":memory:") });
@@ -9,7 +17,7 @@ async function engineWithContext() {
   const { contextId } = await engine.createContext({});
   const item = (n: number, income: unknown = 1000) => ({ contextId, modelId: models.Employment, sourceId: `s${n}`, sourceType: "document", data: { employmentId: `e${n}`, monthlyIncome: income } });
   const count = async () => (await engine.listContributions({ filters: [{ field: "contextId", op: "eq", value: contextId }] })).data.length;
-  return { engine, item, count };
+  return { engine, item, count, contextId };
 }
 
 describe("write groups (local imports)", () => {
@@ -56,5 +64,30 @@ describe("write groups (local imports)", () => {
     // Issued while the write transaction is open: it waits for the commit.
     expect(await count()).toBe(1);
     await writing;
+  });
+
+  it("forgets the context states it read once a context's status changes inside it", async () => {
+    const { engine, item, count, contextId } = await engineWithContext();
+    const group = engine.writeGroup!();
+    expect((await engine.bulkCreateContributions({ items: [item(1)] })).items[0].status).toBe(201);
+    await engine.setContextStatus(contextId, "completed");
+    const res = await engine.bulkCreateContributions({ items: [item(2)] });
+    expect(res.items[0].status).toBe(409);
+    group.commit();
+    expect(await count()).toBe(1);
+  });
+
+  it("bumps a context once per group, and again after a pass claimed it inside the group", async () => {
+    const { engine, item, contextId } = await engineWithContext();
+    const group = engine.writeGroup!();
+    await engine.bulkCreateContributions({ items: [item(1)] });
+    await engine.bulkCreateContributions({ items: [item(2)] });
+    expect(contextRow(engine, contextId)).toEqual({ v: 1, freshness: "stale" });
+    const claim = await createPipelineRepo(engine.ctx.store.sql).claim("w1", 60_000, { only: [contextId] });
+    expect(claim?.evidenceVersion).toBe(1);
+    // Evidence after the claim must move the version on, or the pass would commit as resolved.
+    await engine.bulkCreateContributions({ items: [item(3)] });
+    expect(contextRow(engine, contextId)).toEqual({ v: 2, freshness: "computing" });
+    group.commit();
   });
 });

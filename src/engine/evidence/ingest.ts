@@ -48,6 +48,8 @@ interface Bound {
   id: string;
   key?: number;
   created?: RecordInsert;
+  /** Stored by this writer (insertOrFindRecords): no contribution came before. */
+  fresh?: boolean;
 }
 
 /** An item that passed every check, waiting to be bound to its record. */
@@ -130,11 +132,16 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
     const modelIds = [...new Set(inputs.map((i) => i.modelId.toLowerCase()))].filter((id) => !models.has(id));
     const contextIds = [...new Set(inputs.map((i) => i.contextId.toLowerCase()))].filter((id) => !contexts.has(id));
     const recordIds = [...new Set(inputs.flatMap((i) => (i.recordId ? [i.recordId.toLowerCase()] : [])))].filter((id) => !records.has(id) && !created.has(id));
-    const [byModel, states, found] = await Promise.all([deps.models.getMany(s, modelIds), s.contexts.getStates(contextIds, { lock: true }), s.evidence.getRecords(recordIds)]);
-    for (const [id, model] of byModel) models.set(id, model);
-    for (const row of states) contexts.set(row.id, row);
-    const byId = new Map(found.map((r) => [r.id, r]));
-    for (const id of recordIds) records.set(id, byId.get(id));
+    // Asked together: on PostgreSQL the three reads share one round trip.
+    const [modelRows, contextRows, recordRows] = await Promise.all([
+      deps.models.getMany(s, modelIds),
+      s.contexts.getStates(contextIds, { lock: true }),
+      s.evidence.getRecords(recordIds),
+    ]);
+    for (const [id, model] of modelRows) models.set(id, model);
+    for (const row of contextRows) contexts.set(row.id, row);
+    const found = new Map(recordRows.map((r) => [r.id, r]));
+    for (const id of recordIds) records.set(id, found.get(id));
   };
 
   /** Parses the bodies and starts their prefetch: what `prepare` started, `addAll` finishes. */
@@ -153,6 +160,22 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
     return { bodies, parsed, fetched };
   };
   let prepared: ReturnType<typeof parseAndPrefetch> | undefined;
+
+  /**
+   * The stored records of these identities. A store that can creates the missing ones at
+   * once (see IngestStore.insertOrFindRecords): they are bound like records found.
+   */
+  const findOrCreate = async (identities: IdentityKey[]): Promise<Map<string, FoundRecord>> => {
+    if (!deps.ingest.insertOrFindRecords) return deps.ingest.findRecords(s.db, identities);
+    now ??= new Date().toISOString();
+    const rows = identities.map((k): RecordInsert => {
+      const idBytes = newIdBytes();
+      return { id: idText(idBytes), idBytes, ...k, now: now!, createdBy: s.actor };
+    });
+    const found = await deps.ingest.insertOrFindRecords(s.db, s.workspace, rows);
+    for (const r of rows) if (r.key !== undefined) recordsByKey.set(identityMapKey(r), { id: r.id, key: r.key, fresh: true });
+    return found;
+  };
 
   /** Every check of one item (SPEC §2 and §3): throws a DdsError when it is invalid. */
   const check = (input: ContributionCreate): Checked => {
@@ -218,7 +241,8 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       sourceId: c.input.sourceId,
       sourceType: sourceTypeOverride ?? c.input.sourceType,
       data: encodeValues(c.model, c.data),
-      fieldConfidences: encodeConfidences(c.model, c.confidences),
+      // Without confidences in the item every one is the default 1: nothing is stored.
+      fieldConfidences: c.input.fieldConfidences === undefined ? null : encodeConfidences(c.model, c.confidences),
       status: "accepted",
       supersedesKey: previous?.pending ? null : (previous?.key ?? null),
       supersedesRow: previous?.pending,
@@ -271,14 +295,15 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
         const mk = identityMapKey(k);
         if (!recordsByKey.has(mk)) identities.set(mk, k);
       }
-      const found = await deps.ingest.findRecords(s.db, [...identities.values()]);
+      const found = await findOrCreate([...identities.values()]);
       const sources = new Map<string, SourceKey>();
       for (const c of valid) {
-        const record = c.recordId
+        const record: { id: string; key?: number; fresh?: boolean } | undefined = c.recordId
           ? records.get(c.recordId)
           : (recordsByKey.get(identityMapKey({ contextKey: c.context.key, modelKey: c.model.key, identityKey: c.key! })) ??
             found.get(identityMapKey({ contextKey: c.context.key, modelKey: c.model.key, identityKey: c.key! })));
-        if (record?.key === undefined || heads.has(`${record.id}\u0000${c.input.sourceId}`)) continue;
+        // A record created by this call has no contributions before it.
+        if (record?.key === undefined || record.fresh || heads.has(`${record.id}\u0000${c.input.sourceId}`)) continue;
         const k = { recordKey: record.key, sourceId: c.input.sourceId };
         sources.set(sourceMapKey(k), k);
       }

@@ -2,7 +2,7 @@ import type { ListQuery } from "../../contract/list-query.js";
 import { LIST_SPECS } from "../../contract/list-query.js";
 import { listRows, type RowPage } from "./list-sql.js";
 import type { LockOption } from "./model-repo.js";
-import type { Sql } from "./sql.js";
+import { forgetGroupState, type Sql } from "./sql.js";
 import { WORKSPACE } from "./workspace-sql.js";
 
 /** A context row as the engine uses it. */
@@ -63,6 +63,14 @@ export interface ContextCounts {
 /** What an update of a context may set. */
 export type ContextSet = Partial<Pick<ContextRow, "name" | "type" | "metadata" | "status" | "updatedAt" | "deletedAt">>;
 
+/** The context states a write group has read, by id, for one workspace. */
+function groupStates(memo: Map<string, unknown>, workspace: string): Map<string, ContextState> {
+  const key = `context-states:${workspace}`;
+  let states = memo.get(key) as Map<string, ContextState> | undefined;
+  if (!states) memo.set(key, (states = new Map()));
+  return states;
+}
+
 /** Context persistence, scoped to one workspace. */
 export function createContextRepo(db: Sql, workspace: string) {
   const d = db.dialect;
@@ -92,14 +100,22 @@ export function createContextRepo(db: Sql, workspace: string) {
      * contexts cannot deadlock) until the transaction ends.
      */
     async getStates(ids: readonly string[], options: LockOption = {}): Promise<ContextState[]> {
-      if (ids.length === 0) return [];
-      const rows = await db.all<ContextState>(
-        `SELECT id AS key, uuid AS id, status FROM contexts WHERE workspace_id = ${WORKSPACE} AND uuid IN (${ids.map(() => "?").join(", ")}) AND deleted_at IS NULL
+      // Inside a write group the states read by its earlier calls still hold (every write
+      // to a context's status forgets them): an import's batches name the same contexts.
+      const known = db.groupMemo && groupStates(db.groupMemo, workspace);
+      const wanted = known ? ids.filter((id) => !known.has(id)) : ids;
+      const rows =
+        wanted.length === 0
+          ? []
+          : await db.all<ContextState>(
+              `SELECT id AS key, uuid AS id, status FROM contexts WHERE workspace_id = ${WORKSPACE} AND uuid IN (${wanted.map(() => "?").join(", ")}) AND deleted_at IS NULL
          ORDER BY id${options.lock ? ` ${d.forUpdate}` : ""}`,
-        [workspace, ...ids.map((id) => d.uuid(id))],
-      );
+              [workspace, ...wanted.map((id) => d.uuid(id))],
+            );
       for (const r of rows) r.key = Number(r.key);
-      return rows;
+      if (!known) return rows;
+      for (const r of rows) known.set(r.id, r);
+      return ids.flatMap((id) => known.get(id) ?? []);
     },
     async update(id: string, set: ContextSet): Promise<void> {
       const parts: string[] = [];
@@ -116,6 +132,7 @@ export function createContextRepo(db: Sql, workspace: string) {
       if (set.deletedAt !== undefined) put("deleted_at", d.time(set.deletedAt));
       if (parts.length === 0) return;
       await db.run(`UPDATE contexts SET ${parts.join(", ")} WHERE uuid = ?`, [...params, d.uuid(id)]);
+      forgetGroupState(db);
     },
     async list(query: ListQuery): Promise<RowPage<ContextRow>> {
       const page = await listRows<RawContextRow>(

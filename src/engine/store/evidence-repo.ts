@@ -160,6 +160,14 @@ export interface IngestStore {
   findRecords(db: Sql, keys: readonly IdentityKey[]): Promise<Map<string, FoundRecord>>;
   /** The accepted contribution of each (record, source) that has one (keyed by {@link sourceMapKey}). */
   acceptedFromSources(db: Sql, keys: readonly SourceKey[]): Promise<Map<string, { id: string; key: number }>>;
+  /**
+   * Finds and creates in one step (a store that writes row by row, where a lookup before
+   * every insert would probe the identity index twice): each record is inserted, in order,
+   * unless a live one has its identity; the inserted ones get their key, and the live ones
+   * found instead are returned (keyed by {@link identityMapKey}). A store without it is
+   * asked `findRecords` first and `insertRecords` at the end.
+   */
+  insertOrFindRecords?(db: Sql, workspace: string, rows: readonly RecordInsert[]): Promise<Map<string, FoundRecord>>;
   /** Inserts new records of `workspace` (not resolved yet), in order; sets each one's key. */
   insertRecords(db: Sql, workspace: string, rows: readonly RecordInsert[]): Promise<void>;
   /** Inserts contributions of `workspace` in order (a row may supersede one before it); sets each one's key. */

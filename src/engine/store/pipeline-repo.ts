@@ -2,7 +2,7 @@ import type { PassOutput } from "../pipeline/types.js";
 import { addWrites, noWrites, passChanges, type ChangedOutcome, type PassChanges } from "./pass-changes.js";
 import { loadPasses, type LoadedPass } from "./pass-load.js";
 import type { PassStore } from "./pass-store.js";
-import type { Sql } from "./sql.js";
+import { forgetGroupState, type Sql } from "./sql.js";
 import { WORKSPACE } from "./workspace-sql.js";
 
 export type { LoadedPass } from "./pass-load.js";
@@ -112,6 +112,8 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
           Math.max(1, Math.floor(limit)),
         ],
       );
+      // A write group's memo of context states no longer holds for the contexts claimed.
+      if (rows.length > 0) forgetGroupState(db);
       return rows.map((row) => ({
         contextKey: Number(row.key),
         contextId: row.id,
@@ -188,6 +190,8 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
           committed.push({ claim, changedOutcomes: changes.changedOutcomes, freshness, resolvedAt: freshness === "resolved" ? now : null });
           return freshness;
         });
+        // Freshness changes below: a write group's memo of context states no longer holds.
+        forgetGroupState(tx);
         // Issued together: PostgreSQL pipelines them on the transaction's connection.
         const done: Promise<unknown>[] = [store.write(tx, writes, now)];
         if (resolved.length > 0) {
@@ -223,14 +227,20 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
         claim.token,
         claim.worker,
       ]);
-      if (changed > 0) db.signal("work");
+      if (changed > 0) {
+        forgetGroupState(db);
+        db.signal("work");
+      }
     },
     /** Gives back every claim a worker still holds (graceful shutdown); returns how many. */
     async releaseAll(worker: string): Promise<number> {
       const changed = await db.run("UPDATE contexts SET freshness = 'stale', claimed_by = NULL, lease_expires_at = NULL WHERE claimed_by = ? AND freshness = 'computing'", [
         worker,
       ]);
-      if (changed > 0) db.signal("work");
+      if (changed > 0) {
+        forgetGroupState(db);
+        db.signal("work");
+      }
       return changed;
     },
     /** Freshness and business status of some contexts, by id (for drains that wait). */

@@ -22,7 +22,13 @@ export type ReplayRepo = ReturnType<typeof createReplayRepo>;
  */
 export function createReplayRepo(workspace: string) {
   const codecs = new Map<string, ReplayCodec<unknown>>();
-  const hashOf = (what: string) => createHash("sha256").update(what).digest("hex");
+  // A handful of call names, each hashed once (a keyed import call asks for it every batch).
+  const hashes = new Map<string, string>();
+  const hashOf = (what: string) => {
+    let hash = hashes.get(what);
+    if (hash === undefined) hashes.set(what, (hash = createHash("sha256").update(what).digest("hex")));
+    return hash;
+  };
   return {
     /** Declares how results of `what` are stored, so `expand` can rebuild them for any caller. */
     register<T>(what: string, codec: ReplayCodec<T>): void {

@@ -32,6 +32,13 @@ export interface Sql {
    * shared by the store's executor and every transaction's.
    */
   readonly memo: Map<string, unknown>;
+  /**
+   * What holds while the write group this transaction belongs to stays open (one
+   * transaction holding the whole database, so nothing outside it changes a row): set only
+   * inside a SQLite write group. It is emptied when the group ends, when any savepoint of
+   * it rolls back, and by every write that changes what is kept here ({@link forgetGroupState}).
+   */
+  readonly groupMemo?: Map<string, unknown>;
   /** Every row of a query. */
   all<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /** The first row of a query, or undefined. */
@@ -48,6 +55,14 @@ export interface Sql {
    * listeners in this process and, on PostgreSQL, on every node (NOTIFY).
    */
   signal(signal: Signal): void;
+}
+
+/**
+ * Forgets what the open write group remembers of contexts (their states, which it bumped):
+ * called by every write that changes a context's status or freshness.
+ */
+export function forgetGroupState(db: Sql): void {
+  db.groupMemo?.clear();
 }
 
 /** The SQL texts and parameter forms that differ between the stores; everything else is written once. */

@@ -112,6 +112,8 @@ export interface WindowContext {
   plan?: ResumePlan;
   /** Record each line's mark for the line ledger. */
   track: boolean;
+  /** Several batches in flight at once: each line needs its order key (see Dispatcher). */
+  ordered: boolean;
 }
 
 /**
@@ -145,7 +147,7 @@ export async function prepareWindow(win: Window, w: WindowContext): Promise<Wind
     if (c instanceof Promise) c = await c;
     if ("skip" in c) work.skip(line.no);
     else if ("problem" in c) work.reject({ line: line.no, error: c.problem, input: line.text });
-    else sendable.push({ no: line.no, text: line.text, item: c.item, order: classifier.orderKey(c.item) });
+    else sendable.push({ no: line.no, text: line.text, item: c.item, order: w.ordered ? classifier.orderKey(c.item) : undefined });
   }
   if (w.dryRun) work.valid = sendable.length;
   else work.batches = toBatches(w.kind, sendable);

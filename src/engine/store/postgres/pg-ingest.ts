@@ -1,5 +1,7 @@
-import { identityMapKey, sourceMapKey, workspaceKey, type FoundRecord, type IngestStore } from "../evidence-repo.js";
+import { identityMapKey, sourceMapKey, workspaceKey, type FoundRecord, type IdentityKey, type IngestStore, type SourceKey } from "../evidence-repo.js";
 import type { Sql } from "../sql.js";
+import { IngestBuffer, type KeyBlocks } from "./pg-ingest-buffer.js";
+import type { KnownIdentities } from "./pg-known-identities.js";
 
 /** Rows per multi-row statement (far below PostgreSQL's 65,535 parameters). */
 const CHUNK = 500;
@@ -31,39 +33,99 @@ const CONTRIBUTION_INSERT = `INSERT INTO contributions (id, uuid, workspace_id, 
   observed_at, received_at, created_by) VALUES `;
 const CONTRIBUTION_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
+const FIND_RECORDS = `SELECT r.id AS key, r.uuid AS id, r.context_id AS c, r.model_id AS m, r.identity_key AS k FROM records r
+  JOIN unnest(?::bigint[], ?::bigint[], ?::text[]) AS x(c, m, k) ON r.context_id = x.c AND r.model_id = x.m AND r.identity_key = x.k
+  WHERE r.deleted_at IS NULL`;
+// The unique index on accepted contributions makes this one index probe per pair.
+const ACCEPTED = `SELECT k.id AS key, k.uuid AS id, k.record_id AS r, k.source_id AS s FROM contributions k
+  JOIN unnest(?::bigint[], ?::text[]) AS x(r, s) ON k.record_id = x.r AND k.source_id = x.s
+  WHERE k.status = 'accepted'`;
+
+// Under the group's row lock on each context (taken by the call before its lookups).
+const CHECK_CONTEXTS = `SELECT c.id, c.evidence_version AS version,
+  EXISTS (SELECT 1 FROM records r WHERE r.context_id = c.id AND r.deleted_at IS NULL) AS used
+  FROM contexts c WHERE c.id = ANY(?::bigint[])`;
+
+async function storedRecords(db: Sql, keys: readonly IdentityKey[], found: Map<string, FoundRecord>): Promise<Map<string, FoundRecord>> {
+  if (keys.length === 0) return found;
+  const rows = await db.all<{ key: number; id: string; c: number; m: number; k: string }>(FIND_RECORDS, [
+    keys.map((k) => k.contextKey),
+    keys.map((k) => k.modelKey),
+    keys.map((k) => k.identityKey),
+  ]);
+  for (const r of rows) found.set(identityMapKey({ contextKey: Number(r.c), modelKey: Number(r.m), identityKey: r.k }), { key: Number(r.key), id: r.id });
+  return found;
+}
+
+async function storedHeads(db: Sql, keys: readonly SourceKey[], found: Map<string, { id: string; key: number }>): Promise<Map<string, { id: string; key: number }>> {
+  if (keys.length === 0) return found;
+  const rows = await db.all<{ key: number; id: string; r: number; s: string }>(ACCEPTED, [keys.map((k) => k.recordKey), keys.map((k) => k.sourceId)]);
+  for (const r of rows) found.set(sourceMapKey({ recordKey: Number(r.r), sourceId: r.s }), { key: Number(r.key), id: r.id });
+  return found;
+}
+
+/** A write group's memo, which carries the group's held rows to the store's ingest (see pg-write-group.ts). */
+export class GroupMemo extends Map<string, unknown> {
+  constructor(
+    private readonly root: Map<string, unknown>,
+    readonly buffer: IngestBuffer,
+  ) {
+    super();
+  }
+  override get(key: string): unknown {
+    return this.root.get(key);
+  }
+  override set(key: string, value: unknown): this {
+    this.root.set(key, value);
+    return this;
+  }
+  override has(key: string): boolean {
+    return this.root.has(key);
+  }
+  override delete(key: string): boolean {
+    return this.root.delete(key);
+  }
+}
+
+/** A new write group's buffer for held rows; its keys come from the store's `keys`, and what it knows of contexts from `known`. */
+export const newIngestBuffer = (keys: KeyBlocks, known: KnownIdentities): IngestBuffer => new IngestBuffer(keys, known, [FIND_RECORDS, ACCEPTED, CHECK_CONTEXTS]);
+
+/** The rows of `db`'s write group, when `db` runs a call of one and rows are held there now. */
+function held(db: Sql): IngestBuffer | undefined {
+  const memo = db.memo;
+  return memo instanceof GroupMemo && memo.buffer.holding ? memo.buffer : undefined;
+}
+
 /**
- * An ingest on PostgreSQL: one query for every key of a call (arrays unnested into a join)
- * and multi-row statements for every row, since each statement costs a network round
- * trip; statements issued together are pipelined on the transaction's connection.
+ * An ingest on PostgreSQL. Outside a write group (a `serve` request): one query for every
+ * key of a call (arrays unnested into a join) and multi-row statements for every row, since
+ * each statement costs a network round trip; statements issued together are pipelined on
+ * the transaction's connection. In a write group (a local import): the rows are held by
+ * the group and copied in with COPY, and the lookups see them (pg-ingest-buffer.ts).
  */
 export const pgIngest: IngestStore = {
   async findRecords(db, keys) {
-    const found = new Map<string, FoundRecord>();
-    if (keys.length === 0) return found;
-    const rows = await db.all<{ key: number; id: string; c: number; m: number; k: string }>(
-      `SELECT r.id AS key, r.uuid AS id, r.context_id AS c, r.model_id AS m, r.identity_key AS k FROM records r
-       JOIN unnest(?::bigint[], ?::bigint[], ?::text[]) AS x(c, m, k) ON r.context_id = x.c AND r.model_id = x.m AND r.identity_key = x.k
-       WHERE r.deleted_at IS NULL`,
-      [keys.map((k) => k.contextKey), keys.map((k) => k.modelKey), keys.map((k) => k.identityKey)],
-    );
-    for (const r of rows) found.set(identityMapKey({ contextKey: Number(r.c), modelKey: Number(r.m), identityKey: r.k }), { key: Number(r.key), id: r.id });
-    return found;
+    const buffer = held(db);
+    if (!buffer) return storedRecords(db, keys, new Map());
+    const { found, missing, unchecked } = buffer.findRecords(keys);
+    // One round trip for both: the records asked, and the contexts to know for next time.
+    const [records, contexts] = await Promise.all([
+      storedRecords(db, missing, found),
+      unchecked.length > 0 ? db.all<{ id: number; version: number; used: boolean }>(CHECK_CONTEXTS, [unchecked]) : [],
+    ]);
+    buffer.check(contexts.map((c) => ({ id: Number(c.id), version: Number(c.version), used: c.used })));
+    return records;
   },
-  // The unique index on accepted contributions makes this one index probe per pair.
-  async acceptedFromSources(db, keys) {
-    const found = new Map<string, { id: string; key: number }>();
-    if (keys.length === 0) return found;
-    const rows = await db.all<{ key: number; id: string; r: number; s: string }>(
-      `SELECT k.id AS key, k.uuid AS id, k.record_id AS r, k.source_id AS s FROM contributions k
-       JOIN unnest(?::bigint[], ?::text[]) AS x(r, s) ON k.record_id = x.r AND k.source_id = x.s
-       WHERE k.status = 'accepted'`,
-      [keys.map((k) => k.recordKey), keys.map((k) => k.sourceId)],
-    );
-    for (const r of rows) found.set(sourceMapKey({ recordKey: Number(r.r), sourceId: r.s }), { key: Number(r.key), id: r.id });
-    return found;
+  acceptedFromSources(db, keys) {
+    const buffer = held(db);
+    if (!buffer) return storedHeads(db, keys, new Map());
+    const { found, missing } = buffer.acceptedFromSources(keys);
+    return storedHeads(db, missing, found);
   },
   async insertRecords(db, workspace, rows) {
     if (rows.length === 0) return;
+    const buffer = held(db);
+    if (buffer) return buffer.addRecords(await workspaceKey(db, workspace), rows);
     const d = db.dialect;
     const [ws, keys] = await Promise.all([workspaceKey(db, workspace), newKeys(db, "records", rows.length)]);
     rows.forEach((r, i) => (r.key = keys[i]));
@@ -75,6 +137,8 @@ export const pgIngest: IngestStore = {
   },
   async insertContributions(db, workspace, rows) {
     if (rows.length === 0) return;
+    const buffer = held(db);
+    if (buffer) return buffer.addContributions(await workspaceKey(db, workspace), rows);
     const d = db.dialect;
     const [ws, keys] = await Promise.all([workspaceKey(db, workspace), newKeys(db, "contributions", rows.length)]);
     rows.forEach((r, i) => (r.key = keys[i]));
@@ -88,6 +152,9 @@ export const pgIngest: IngestStore = {
     });
   },
   async markSuperseded(db, keys) {
-    if (keys.length > 0) await db.run("UPDATE contributions SET status = 'superseded' WHERE id = ANY(?::bigint[])", [keys]);
+    if (keys.length === 0) return;
+    const buffer = held(db);
+    if (buffer) return buffer.supersede(keys);
+    await db.run("UPDATE contributions SET status = 'superseded' WHERE id = ANY(?::bigint[])", [keys]);
   },
 };

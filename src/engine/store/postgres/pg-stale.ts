@@ -12,8 +12,8 @@ export interface TurnedStale {
  */
 export interface StaleMarks {
   readonly bumped: ReadonlySet<number>;
-  /** Records the contexts the running call bumped. */
-  bump(keys: readonly number[]): void;
+  /** Records the contexts the running call bumped, with their evidence versions now. */
+  bump(rows: readonly { key: number; version: number }[]): void;
 }
 
 // One statement for every context a write touched (an interleaved import batch touches up
@@ -32,7 +32,7 @@ const MARK_STALE = `WITH locked AS (
     freshness = CASE WHEN c.freshness = 'computing' THEN 'computing' ELSE 'stale' END
   FROM locked l WHERE c.id = l.id AND NOT (l.freshness = 'stale' AND l.id = ANY(?::bigint[]))
   RETURNING c.id AS key, c.uuid AS "contextId", (SELECT name FROM workspaces w WHERE w.id = c.workspace_id) AS workspace,
-    l.freshness = 'resolved' AS turned`;
+    l.freshness = 'resolved' AS turned, c.evidence_version AS version`;
 
 /**
  * Evidence arrived (PostgreSQL's way of Store.markStale): bumps each context's
@@ -44,8 +44,15 @@ export async function pgMarkStale(db: Sql, contextKeys: Iterable<number>, group?
   const keys = [...new Set(contextKeys)].sort((a, b) => a - b);
   if (keys.length === 0) return [];
   const done = group ? keys.filter((k) => group.bumped.has(k)) : [];
-  const rows = await db.all<TurnedStale & { key: number; turned: boolean }>(MARK_STALE, [keys, done]);
-  group?.bump(rows.map((r) => Number(r.key)));
+  // Every one bumped by an earlier call of the group, whose lock on it the group still
+  // holds: each is stale still (a claim skips locked contexts) or was computing already,
+  // whose pass will see the version moved. Nothing to do, and no round trip.
+  if (done.length === keys.length) {
+    db.signal("work");
+    return [];
+  }
+  const rows = await db.all<TurnedStale & { key: number; turned: boolean; version: number }>(MARK_STALE, [keys, done]);
+  group?.bump(rows.map((r) => ({ key: Number(r.key), version: Number(r.version) })));
   db.signal("work");
   return rows.filter((r) => r.turned).map((r) => ({ contextId: r.contextId, workspace: r.workspace }));
 }

@@ -4,6 +4,9 @@ import { sqliteStatement } from "./sqlite-sql.js";
 
 const RECORD_INSERT = `INSERT INTO records (uuid, workspace_id, context_id, model_id, identity_key, created_by, created_at, updated_at)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+// The identity index refuses a second live record of one identity: the insert then does nothing.
+const RECORD_INSERT_OR_NOT = `${RECORD_INSERT} ON CONFLICT (context_id, model_id, identity_key) WHERE deleted_at IS NULL DO NOTHING`;
+const RECORD_FIND = "SELECT id, uuid FROM records WHERE context_id = ? AND model_id = ? AND identity_key = ? AND deleted_at IS NULL";
 const CONTRIBUTION_INSERT = `INSERT INTO contributions (uuid, workspace_id, record_id, source_id, source_type, data, field_confidences, status,
   supersedes, observed_at, received_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
@@ -24,7 +27,7 @@ export const sqliteIngest: IngestStore = {
   async findRecords(db, keys) {
     const found = new Map<string, FoundRecord>();
     if (keys.length === 0) return found;
-    const find = sqliteStatement(db, "SELECT id, uuid FROM records WHERE context_id = ? AND model_id = ? AND identity_key = ? AND deleted_at IS NULL").raw();
+    const find = sqliteStatement(db, RECORD_FIND).raw();
     for (const k of keys) {
       const row = find.get(k.contextKey, k.modelKey, k.identityKey) as [number, Buffer] | undefined;
       if (row) found.set(identityMapKey(k), { key: Number(row[0]), id: uuidString(row[1]) });
@@ -48,6 +51,25 @@ export const sqliteIngest: IngestStore = {
     for (const k of keys) {
       const row = head.get(k.recordKey, k.sourceId) as [number, Buffer] | undefined;
       if (row) found.set(sourceMapKey(k), { key: Number(row[0]), id: uuidString(row[1]) });
+    }
+    return found;
+  },
+  async insertOrFindRecords(db, workspace, rows) {
+    const found = new Map<string, FoundRecord>();
+    if (rows.length === 0) return found;
+    const ws = await workspaceKey(db, workspace);
+    const insert = sqliteStatement(db, RECORD_INSERT_OR_NOT);
+    const find = sqliteStatement(db, RECORD_FIND).raw();
+    const ms = clock();
+    for (const r of rows) {
+      const at = ms(r.now);
+      const done = insert.run(r.idBytes ?? uuidBytesOf(r.id), ws, r.contextKey, r.modelKey, r.identityKey, r.createdBy, at, at);
+      if (done.changes === 1) {
+        r.key = Number(done.lastInsertRowid);
+        continue;
+      }
+      const row = find.get(r.contextKey, r.modelKey, r.identityKey) as [number, Buffer];
+      found.set(identityMapKey(r), { key: Number(row[0]), id: uuidString(row[1]) });
     }
     return found;
   },

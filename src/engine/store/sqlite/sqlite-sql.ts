@@ -15,6 +15,8 @@ export class SqliteConnection {
   groupSignals = new Set<Signal>();
   /** See Sql.memo. */
   readonly memo = new Map<string, unknown>();
+  /** See Sql.groupMemo: emptied whenever the group opens, ends or loses a savepoint. */
+  readonly groupMemo = new Map<string, unknown>();
 
   constructor(
     readonly raw: Database.Database,
@@ -101,6 +103,10 @@ export function sqliteRootSql(conn: SqliteConnection): Sql {
   return {
     dialect: sqliteDialect,
     memo: conn.memo,
+    // A statement of the store's own runs inside the open write group's transaction too.
+    get groupMemo() {
+      return conn.groupOpen ? conn.groupMemo : undefined;
+    },
     all: <T>(text: string, params: readonly unknown[] = []) => exclusive(() => allRows<T>(conn.q(text), params)),
     get: <T>(text: string, params: readonly unknown[] = []) => exclusive(() => firstRow<T>(conn.q(text), params)),
     run: (text: string, params: readonly unknown[] = []) => exclusive(() => conn.q(text).stmt.run(params).changes),
@@ -125,6 +131,7 @@ export function sqliteRootSql(conn: SqliteConnection): Sql {
           // SQLite rolls back on its own after some errors (a full disk): nothing left to undo.
           if (conn.raw.inTransaction) {
             if (inGroup) {
+              conn.groupMemo.clear();
               conn.run("ROLLBACK TO sp1");
               conn.run("RELEASE sp1");
             } else conn.run("ROLLBACK");
@@ -161,6 +168,9 @@ class SqliteTx implements Sql {
   readonly dialect = sqliteDialect;
   get memo(): Map<string, unknown> {
     return this.conn.memo;
+  }
+  get groupMemo(): Map<string, unknown> | undefined {
+    return this.conn.groupOpen ? this.conn.groupMemo : undefined;
   }
   signals: Set<Signal> | undefined;
   private open = true;
@@ -220,6 +230,7 @@ class SqliteTx implements Sql {
       return result;
     } catch (err) {
       if (this.conn.raw.inTransaction) {
+        this.conn.groupMemo.clear();
         this.conn.run(`ROLLBACK TO ${name}`);
         this.conn.run(`RELEASE ${name}`);
       }

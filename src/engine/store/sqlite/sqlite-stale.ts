@@ -1,5 +1,12 @@
 import type { Sql } from "../sql.js";
 
+/** The contexts the open write group has marked stale. */
+function groupBumped(memo: Map<string, unknown>): Set<number> {
+  let bumped = memo.get("bumped") as Set<number> | undefined;
+  if (!bumped) memo.set("bumped", (bumped = new Set()));
+  return bumped;
+}
+
 /** Contexts per statement (far below SQLite's parameter limit). */
 const CHUNK = 500;
 
@@ -11,7 +18,12 @@ const CHUNK = 500;
  * transaction holds the one database file, so no row needs locking first.
  */
 export async function sqliteMarkStale(db: Sql, contextKeys: Iterable<number>): Promise<{ contextId: string; workspace: string }[]> {
-  const keys = [...new Set(contextKeys)].sort((a, b) => a - b);
+  // In a write group a context bumped by an earlier call is still stale (claiming it or
+  // changing its status forgets the marks): it has no pass in flight, and nothing outside
+  // the group's transaction sees the versions in between, so one bump per group does.
+  const bumped = db.groupMemo && groupBumped(db.groupMemo);
+  const keys = [...new Set(contextKeys)].filter((k) => !bumped?.has(k)).sort((a, b) => a - b);
+  for (const k of keys) bumped?.add(k);
   const turned: { contextId: string; workspace: string }[] = [];
   for (let i = 0; i < keys.length; i += CHUNK) {
     const chunk = keys.slice(i, i + CHUNK);

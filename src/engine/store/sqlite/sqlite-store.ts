@@ -55,6 +55,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     raw.pragma("wal_autocheckpoint = 10000");
     raw.pragma("journal_size_limit = 67108864");
     raw.pragma("foreign_keys = ON");
+    // A write group's savepoints copy each page they change first: in memory, not a temp file.
+    raw.pragma("temp_store = MEMORY");
     migrate(raw, path, options.onMigrationProgress);
     // From here on the store waits for other processes itself, without stopping the event
     // loop (see whenFree); only a write group, which is synchronous, waits inside SQLite.
@@ -161,6 +163,7 @@ function openWriteGroup(conn: SqliteConnection): WriteGroup {
     raw.pragma("busy_timeout = 0");
   }
   conn.groupOpen = true;
+  conn.groupMemo.clear();
   const between = (what: string) => {
     if (conn.lock.busy) throw new Error(`a write group cannot ${what} while a call is running in it`);
   };
@@ -168,6 +171,7 @@ function openWriteGroup(conn: SqliteConnection): WriteGroup {
     commit: () => {
       between("commit");
       conn.groupOpen = false;
+      conn.groupMemo.clear();
       // SQLite rolls a transaction back on its own after some errors (a full disk): then
       // nothing of the group is durable, and the caller must hear it.
       if (!raw.inTransaction) {
@@ -180,6 +184,7 @@ function openWriteGroup(conn: SqliteConnection): WriteGroup {
     rollback: () => {
       between("roll back");
       conn.groupOpen = false;
+      conn.groupMemo.clear();
       conn.groupSignals.clear();
       if (raw.inTransaction) conn.run("ROLLBACK");
     },
