@@ -119,8 +119,9 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
       for (const claim of claims) {
         const input = loaded.get(claim.contextKey);
         if (!input) {
-          // The context is gone (deleted meanwhile): nothing to resolve.
-          await repo.release(claim);
+          // The context is gone (deleted meanwhile): nothing to resolve. Given back like a failed
+          // pass (kept for later if that fails too), so the batch's other passes still commit.
+          await giveBack(claim);
           continue;
         }
         try {
