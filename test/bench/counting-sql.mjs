@@ -16,9 +16,12 @@ export function countingSql(root) {
       state.inFlight++;
       return promise.finally(() => state.inFlight--);
     };
-    return {
+    // A transaction's wrapper inherits from it, so SQLite's synchronous statements
+    // (sqliteStatement checks the transaction's class) still reach its connection.
+    const wrapped = {
       dialect: sql.dialect,
       memo: sql.memo,
+      ...(typeof sql.statement === "function" ? { statement: (text) => countingStatement(sql.statement(text)) } : {}),
       all: (text, params) => count(text, sql.all(text, params)),
       get: (text, params) => count(text, sql.get(text, params)),
       run: (text, params) => count(text, sql.run(text, params)),
@@ -36,6 +39,23 @@ export function countingSql(root) {
       },
       state,
     };
+    return tx ? Object.setPrototypeOf(wrapped, sql) : wrapped;
+  };
+  /** A prepared SQLite statement whose runs count as statements (in-process: no round trips). */
+  const countingStatement = (stmt) => {
+    const proxy = new Proxy(stmt, {
+      get(target, name) {
+        const value = target[name];
+        if (typeof value !== "function") return value;
+        if (name === "run" || name === "get" || name === "all" || name === "iterate") return (...args) => (statements++, value.apply(target, args));
+        // raw(), pluck(), expand() return the statement itself: keep counting through it.
+        return (...args) => {
+          const out = value.apply(target, args);
+          return out === target ? proxy : out;
+        };
+      },
+    });
+    return proxy;
   };
   return {
     sql: wrap(root, false),

@@ -18,8 +18,7 @@ export function createContributionService(ctx: EngineContext, deps: IngestDeps) 
 
   // Items are checked one by one (a failing one changes nothing, so no savepoints) and
   // written together before the transaction commits.
-  const bulk = async (s: Scope, items: unknown[]): Promise<BulkResponse> => {
-    const writer = createIngestWriter(s, deps);
+  const bulk = async (s: Scope, items: unknown[], writer = createIngestWriter(s, deps)): Promise<BulkResponse> => {
     const outcomes = await writer.addAll(items, { jsonChecked: true });
     await writer.flush();
     const res = bulkResponse(outcomes, 201);
@@ -82,7 +81,11 @@ export function createContributionService(ctx: EngineContext, deps: IngestDeps) 
     async bulkCreateContributions(body: unknown, options?: WriteOptions): Promise<BulkResponse> {
       const items = bulkItems(body);
       const key = options?.idempotencyKey;
-      return ctx.tx((s) => (key ? replay.once(s.db, key, "POST /contributions/bulk", () => bulk(s, items)) : bulk(s, items)));
+      return ctx.tx((s) => {
+        if (!key) return bulk(s, items);
+        const writer = createIngestWriter(s, deps);
+        return replay.once(s.db, key, "POST /contributions/bulk", () => bulk(s, items, writer), () => writer.prepare(items, { jsonChecked: true }));
+      });
     },
     async getContribution(contributionId: string): Promise<Contribution> {
       const row = await ctx.evidence.getContribution(String(contributionId));

@@ -76,6 +76,13 @@ export interface IngestWriter {
    * call, not a few per item.
    */
   addAll(bodies: readonly unknown[], options?: { sourceTypeOverride?: SourceType; jsonChecked?: boolean }): Promise<(Contribution | DdsError)[]>;
+  /**
+   * Parses `bodies` and starts reading what they name (models, contexts, explicit records)
+   * without waiting: the next `addAll` of the same array takes that over. Lets a caller put
+   * those reads on the wire behind its own (a keyed call's key lock and lookup): one round
+   * trip on PostgreSQL instead of two.
+   */
+  prepare(bodies: readonly unknown[], options?: { jsonChecked?: boolean }): void;
   /** Writes everything added so far (records, supersessions, contributions, staleness). */
   flush(): Promise<void>;
   /** The store's keys of every contribution written so far, in the order they were added. */
@@ -117,7 +124,10 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   const touched = new Set<number>();
   let now: string | undefined;
 
-  /** Loads what the items name and this writer does not know yet: models, contexts, explicit records. */
+  /**
+   * Loads what the items name and this writer does not know yet: models, contexts (locked),
+   * explicit records. The three reads are issued together (PostgreSQL pipelines them).
+   */
   const prefetch = async (inputs: ContributionCreate[]) => {
     const modelIds = [...new Set(inputs.map((i) => i.modelId.toLowerCase()))].filter((id) => !models.has(id));
     const contextIds = [...new Set(inputs.map((i) => i.contextId.toLowerCase()))].filter((id) => !contexts.has(id));
@@ -133,6 +143,23 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
     const found = new Map(recordRows.map((r) => [r.id, r]));
     for (const id of recordIds) records.set(id, found.get(id));
   };
+
+  /** Parses the bodies and starts their prefetch: what `prepare` started, `addAll` finishes. */
+  const parseAndPrefetch = (bodies: readonly unknown[], jsonChecked: boolean) => {
+    const parsed = bodies.map((body) =>
+      caught(() => {
+        // The fast shape check below skips parseBody, so the JSON limits are checked here
+        // (unless the whole bulk body was, by bulkItems).
+        if (!jsonChecked) assertJsonValue(body, "contribution");
+        return isWellFormedContribution(body) ? body : parseBody(ContributionCreate, body, "contribution");
+      }),
+    );
+    const fetched = prefetch(parsed.filter((p): p is ContributionCreate => !(p instanceof DdsError)));
+    // Awaited by addAll; a replay may never call it.
+    fetched.catch(() => undefined);
+    return { bodies, parsed, fetched };
+  };
+  let prepared: ReturnType<typeof parseAndPrefetch> | undefined;
 
   /**
    * The stored records of these identities. A store that can creates the missing ones at
@@ -249,16 +276,14 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   };
 
   return {
+    prepare(bodies, { jsonChecked = false } = {}) {
+      prepared = parseAndPrefetch(bodies, jsonChecked);
+    },
     async addAll(bodies, { sourceTypeOverride, jsonChecked = false } = {}) {
-      const parsed = bodies.map((body) =>
-        caught(() => {
-          // The fast shape check below skips parseBody, so the JSON limits are checked here
-          // (unless the whole bulk body was, by bulkItems).
-          if (!jsonChecked) assertJsonValue(body, "contribution");
-          return isWellFormedContribution(body) ? body : parseBody(ContributionCreate, body, "contribution");
-        }),
-      );
-      await prefetch(parsed.filter((p): p is ContributionCreate => !(p instanceof DdsError)));
+      const early = prepared?.bodies === bodies ? prepared : undefined;
+      prepared = undefined;
+      const { parsed, fetched } = early ?? parseAndPrefetch(bodies, jsonChecked);
+      await fetched;
       const checked = parsed.map((p) => (p instanceof DdsError ? p : caught(() => check(p))));
       const valid = checked.filter((c): c is Checked => !(c instanceof DdsError));
       // Records by identity, then the sources' current contributions to records that

@@ -24,6 +24,13 @@ export interface WorkerOptions {
   errorBackoffMs?: number;
   /** PostgreSQL: longest an idle worker sleeps without a notification (default 30 s), in case one was lost. */
   safetyMs?: number;
+  /**
+   * Passes in flight: how many stale contexts the worker claims in one statement, reads at
+   * once, and commits in one transaction. Default: on PostgreSQL the pool's size (a batch
+   * holds one connection at a time, and costs the round trips of a single pass); on
+   * SQLite 1 (one connection, no round trips to save).
+   */
+  concurrency?: number;
   /** Passed to the pipeline (lease, onPass for the webhook outbox). */
   pipeline?: PipelineOptions;
 }
@@ -48,6 +55,8 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
   const maxDeferMs = options.maxDeferMs ?? 1000;
   const errorBackoffMs = options.errorBackoffMs ?? 1000;
   const safetyMs = options.safetyMs ?? 30_000;
+  // A pool (PostgreSQL) takes as many passes at once as it has connections; one connection (SQLite) takes one.
+  const concurrency = Math.max(1, options.concurrency ?? store.poolStats?.().max ?? 1);
   // Passes write their webhook events (context.resolved, evaluation.changed) to the outbox
   // in their own transaction, exactly as the local engine's pipeline does.
   const pipeline = createPipeline(store, withWebhookEvents(options.pipeline));
@@ -110,7 +119,7 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
       let worked: boolean;
       try {
         woken = false;
-        worked = await pipeline.step();
+        worked = (await pipeline.stepMany(concurrency)) > 0;
       } catch (err) {
         logError(err);
         await sleep(errorBackoffMs);

@@ -1,9 +1,11 @@
 import { hostname } from "node:os";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { PipelineRunOptions, PipelineRunResult } from "../../contract/service.js";
 import { newId } from "../../util/ids.js";
 import type { Sql } from "../store/sql.js";
 import type { Store } from "../store/store.js";
-import { createPipelineRepo, type Claim, type ClaimScope } from "../store/pipeline-repo.js";
+import { passChanges } from "../store/pass-changes.js";
+import { createPipelineRepo, type Claim, type ClaimScope, type CommitOutcome, type PassToCommit } from "../store/pipeline-repo.js";
 import { runPass } from "./stages/index.js";
 
 /** Options of a pipeline worker. */
@@ -24,6 +26,12 @@ export interface PipelineOptions {
   groupPasses?: boolean;
   /** Told about every claim and every pass's outcome (the server's metrics and logs). */
   observer?: PipelineObserver;
+  /**
+   * How many contexts a drain claims, reads and commits together (default 1). On
+   * PostgreSQL a batch costs the round trips of one pass (claim, read, commit), whatever
+   * its size; see also the server worker's concurrency.
+   */
+  batchSize?: number;
 }
 
 /** How a pass ended: committed resolved, committed but stale (evidence arrived meanwhile), refused at commit (its claim was taken over), or failed. */
@@ -45,19 +53,23 @@ export interface PassEvent {
   contextId: string;
   workspace: string;
   freshness: "resolved" | "stale";
-  changedOutcomes: { ruleId: string; outcome: boolean }[];
+  /** The evaluations whose outcome flipped, with their ids and rule names (the pass knows them). */
+  changedOutcomes: { ruleId: string; outcome: boolean; evaluationId: string; ruleName: string }[];
+  /** When the context was resolved (the commit's time), if it was. */
+  resolvedAt: string | null;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * The resolution pipeline: claims stale contexts, runs the pure pass over a snapshot,
- * and commits records, links, evaluations and freshness in one transaction. While a pass
- * runs, a heartbeat extends its lease every third of it; a pass whose claim was taken over
- * meanwhile is refused at commit by the claim's fencing token.
+ * The resolution pipeline: claims stale contexts (one or a batch at a time), runs the pure
+ * pass over a snapshot of each, and commits records, links, evaluations and freshness in
+ * one transaction. While passes run, a heartbeat extends their leases every third of one;
+ * a pass whose claim was taken over meanwhile is refused at commit by the claim's fencing
+ * token.
  */
 export function createPipeline(store: Store, options: PipelineOptions = {}) {
-  const repo = createPipelineRepo(store.sql);
+  const repo = createPipelineRepo(store.sql, store.passes);
   const leaseMs = options.leaseMs ?? 30_000;
   const worker = options.workerId ?? `${hostname()}:${process.pid}:${newId().slice(-12)}`;
   /**
@@ -73,32 +85,88 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
     }
   };
 
-  /** Runs one pass on a claimed context. A failure gives the claim back, writing nothing. */
-  const pass = async (claim: Claim): Promise<"resolved" | "stale" | undefined> => {
+  const giveBack = async (claim: Claim) => {
+    await repo.release(claim).catch(() => void unreleased.push(claim));
+  };
+
+  /**
+   * Runs the passes of claimed contexts together: their input read at once, each pure pass
+   * in turn (yielding to the event loop between them, so requests keep flowing), their
+   * changes committed at once. A pass that throws gives its claim back and writes nothing;
+   * the others still commit, and the first failure is thrown afterwards. While the passes
+   * run, a heartbeat extends their leases every third of one.
+   */
+  const runBatch = async (claims: Claim[]): Promise<CommitOutcome[]> => {
     const started = performance.now();
-    const report = (outcome: PassOutcome) => options.observer?.passed?.(claim, outcome, (performance.now() - started) / 1000);
-    options.observer?.claimed?.(claim);
-    const heartbeat = setInterval(() => void repo.extend(claim, leaseMs).catch(() => undefined), Math.max(1, Math.floor(leaseMs / 3)));
+    const report = (claim: Claim, outcome: PassOutcome) => options.observer?.passed?.(claim, outcome, (performance.now() - started) / 1000);
+    for (const claim of claims) options.observer?.claimed?.(claim);
+    const heartbeat = setInterval(() => {
+      for (const claim of claims) void repo.extend(claim, leaseMs).catch(() => undefined);
+    }, Math.max(1, Math.floor(leaseMs / 3)));
     heartbeat.unref();
+    let failure: unknown;
+    const ready: PassToCommit[] = [];
+    const outcomes = new Map<Claim, CommitOutcome>();
     try {
-      const loaded = await repo.loadPassInput(claim);
-      if (!loaded) {
-        await repo.release(claim);
-        return undefined;
+      let loaded;
+      try {
+        loaded = await repo.loadPassInputs(claims);
+      } catch (err) {
+        for (const claim of claims) report(claim, "failed");
+        await Promise.all(claims.map(giveBack));
+        throw err;
       }
-      const output = runPass(loaded.input);
-      const freshness = await repo.commitPass(claim, loaded, output, async (tx, changedOutcomes, after) => {
-        await options.onPass?.(tx, { contextId: claim.contextId, workspace: claim.workspace, freshness: after, changedOutcomes });
+      for (const claim of claims) {
+        const input = loaded.get(claim.contextKey);
+        if (!input) {
+          // The context is gone (deleted meanwhile): nothing to resolve. Given back like a failed
+          // pass (kept for later if that fails too), so the batch's other passes still commit.
+          await giveBack(claim);
+          continue;
+        }
+        try {
+          ready.push({ claim, changes: passChanges(input, runPass(input.input)) });
+        } catch (err) {
+          report(claim, "failed");
+          await giveBack(claim);
+          failure ??= err;
+        }
+        if (claims.length > 1) await yieldToEventLoop();
+      }
+      let committed: CommitOutcome[];
+      try {
+        committed = await repo.commitPasses(ready, async (tx, pass) => {
+          await options.onPass?.(tx, {
+            contextId: pass.claim.contextId,
+            workspace: pass.claim.workspace,
+            freshness: pass.freshness,
+            changedOutcomes: pass.changedOutcomes,
+            resolvedAt: pass.resolvedAt,
+          });
+        });
+      } catch (err) {
+        for (const { claim } of ready) report(claim, "failed");
+        await Promise.all(ready.map(({ claim }) => giveBack(claim)));
+        throw err;
+      }
+      ready.forEach(({ claim }, i) => {
+        outcomes.set(claim, committed[i]);
+        report(claim, committed[i] ?? "fenced");
       });
-      report(freshness ?? "fenced");
-      return freshness;
-    } catch (err) {
-      report("failed");
-      await repo.release(claim).catch(() => void unreleased.push(claim));
-      throw err;
     } finally {
       clearInterval(heartbeat);
     }
+    if (failure !== undefined) throw failure;
+    return claims.map((c) => outcomes.get(c));
+  };
+
+  /** Claims up to `limit` contexts of the scope and runs their passes; the claims, or none. */
+  const stepMany = async (limit: number, scope: ClaimScope = {}): Promise<{ claims: Claim[]; outcomes: CommitOutcome[] }> => {
+    // Only when there are some: a step otherwise claims without yielding first.
+    if (unreleased.length > 0) await releaseLeftovers();
+    const claims = await repo.claimMany(worker, leaseMs, limit, scope);
+    if (claims.length === 0) return { claims, outcomes: [] };
+    return { claims, outcomes: await runBatch(claims) };
   };
 
   return {
@@ -106,12 +174,14 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
     worker,
     /** Claims and processes one context of the scope; false when none was claimable. */
     async step(scope: ClaimScope = {}): Promise<boolean> {
-      // Only when there are some: a step otherwise claims without yielding first.
-      if (unreleased.length > 0) await releaseLeftovers();
-      const claim = await repo.claim(worker, leaseMs, scope);
-      if (!claim) return false;
-      await pass(claim);
-      return true;
+      return (await stepMany(1, scope)).claims.length > 0;
+    },
+    /**
+     * Claims up to `limit` contexts of the scope in one statement and runs their passes
+     * together (see runBatch); resolves to how many it claimed (0: none was claimable).
+     */
+    async stepMany(limit: number, scope: ClaimScope = {}): Promise<number> {
+      return (await stepMany(limit, scope)).claims.length;
     },
     /** Gives back every claim this worker holds (shutdown); returns how many. */
     releaseAll(): Promise<number> {
@@ -128,19 +198,19 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
       const resolved = new Set<string>();
       let passes = 0;
       const total = only?.length;
-      // SQLite only: on PostgreSQL a group would hold its contexts' row locks against other nodes.
-      const group = groupedCommits(options.groupPasses && store.kind === "sqlite" ? store : undefined);
+      const batch = Math.max(1, options.batchSize ?? 1);
+      // Not where writers run side by side (PostgreSQL): a group would hold its contexts' row locks against other nodes.
+      const group = groupedCommits(options.groupPasses && !store.concurrentWriters ? store : undefined);
       try {
         for (;;) {
           group.open();
-          const claim = await repo.claim(worker, leaseMs, { workspace, only });
-          if (claim) {
-            passes++;
-            const freshness = await pass(claim);
-            if (freshness === "resolved") {
-              resolved.add(claim.contextId);
-              opts.onProgress?.({ resolved: resolved.size, ...(total !== undefined ? { total } : {}) });
-            }
+          const { claims, outcomes } = await stepMany(batch, { workspace, only });
+          if (claims.length > 0) {
+            passes += claims.length;
+            claims.forEach((claim, i) => {
+              if (outcomes[i] === "resolved") resolved.add(claim.contextId);
+            });
+            opts.onProgress?.({ resolved: resolved.size, ...(total !== undefined ? { total } : {}) });
             await group.due();
             if (Date.now() > deadline) break;
             continue;

@@ -122,8 +122,10 @@ export function createIdempotencyRepo(store: Store) {
         await lock?.release();
       }
     },
+    // The mark is given back without waiting: the answer need not wait for it, and a later
+    // mark of the same key on this node is sent after it on the same connection.
     done: async () => {
-      await lock?.release();
+      void lock?.release();
     },
     async release() {
       try {
@@ -140,10 +142,11 @@ export function createIdempotencyRepo(store: Store) {
      * process still lives.
      */
     async begin(workspace: string, key: string, requestHash: string, t: IdempotencyTiming, owner?: MarkOwner): Promise<IdempotencyBegin> {
-      if (store.lockKey) {
-        const lock = await store.lockKey(workspace, key);
-        // Read after taking the mark: a run that finished just before is then visible.
-        const row = await db.get<Row>(SELECT, [workspace, key]);
+      if (store.lockKeyAndRead) {
+        // Read after taking the mark (on its connection, in the same round trip): a run that
+        // finished just before is then visible.
+        const { lock, rows } = await store.lockKeyAndRead(workspace, key, { text: SELECT, params: [workspace, key] });
+        const row = rows[0] as unknown as Row | undefined;
         const replay = replayOf(row, t.now);
         if (!lock) return replay ?? { kind: "running" };
         if (replay) {

@@ -1,10 +1,12 @@
-import type { CompiledModel } from "../models/model-types.js";
-import type { PassInput, PassOutput } from "../pipeline/types.js";
-import { newId } from "../../util/ids.js";
-import { decodeConfidences, decodeValues, fieldIdsOf, storedKeys } from "./field-values-codec.js";
-import { encodeLineage } from "./lineage-codec.js";
+import type { PassOutput } from "../pipeline/types.js";
+import { addWrites, noWrites, passChanges, type ChangedOutcome, type PassChanges } from "./pass-changes.js";
+import { loadPasses, type LoadedPass } from "./pass-load.js";
+import type { PassStore } from "./pass-store.js";
 import { forgetGroupState, type Sql } from "./sql.js";
 import { WORKSPACE } from "./workspace-sql.js";
+
+export type { LoadedPass } from "./pass-load.js";
+export type { ChangedOutcome, PassChanges } from "./pass-changes.js";
 
 /**
  * A claim on a context: who holds it, its fencing token, and which evidence version the
@@ -29,33 +31,36 @@ export interface ClaimScope {
   only?: string[];
 }
 
-/** Called inside a pass's commit transaction with the outcomes that flipped and the context's freshness after it. */
-export type OnCommitted = (tx: Sql, changedOutcomes: { ruleId: string; outcome: boolean }[], freshness: "resolved" | "stale") => Promise<void>;
-
-/** What a record held before the pass: the pass writes only the records it changes. */
-interface StoredRecord {
-  key: number;
-  sha256: string | null;
-  issues: string | null;
-  lineage: string | null;
+/** A pass committed: what its listeners (the webhook outbox) are told, inside its transaction. */
+export interface CommittedPass {
+  claim: Claim;
+  changedOutcomes: ChangedOutcome[];
+  freshness: "resolved" | "stale";
+  /** When the context was resolved (the commit's time), if it was. */
+  resolvedAt: string | null;
 }
 
-/** A pass's input and the store's keys of what it names (the pure stages see only ids). */
-export interface LoadedPass {
-  input: PassInput;
-  contextKey: number;
-  records: Map<string, StoredRecord>;
-  rules: Map<string, number>;
+/** Called inside a commit's transaction for each of its passes that committed. */
+export type OnCommitted = (tx: Sql, pass: CommittedPass) => Promise<void>;
+
+/** A pass ready to commit: its claim and what it changes. */
+export interface PassToCommit {
+  claim: Claim;
+  changes: PassChanges;
 }
+
+/** How a pass's commit ended: its context's freshness after it, or undefined when its claim was lost (fenced). */
+export type CommitOutcome = "resolved" | "stale" | undefined;
 
 const list = (n: number) => Array(n).fill("?").join(",");
 
 /**
- * The pipeline's persistence: claiming contexts atomically with a lease, loading a pass's
- * input and committing its output. Not workspace-scoped: the worker serves every
- * workspace of the database.
+ * The pipeline's persistence: claiming contexts atomically with a lease (several at once),
+ * loading the passes' input and committing their output. Not workspace-scoped: the worker
+ * serves every workspace of the database. `passes` (the store's) writes a commit's rows;
+ * without it the repository claims and reads but cannot commit.
  */
-export function createPipelineRepo(db: Sql) {
+export function createPipelineRepo(db: Sql, passes?: PassStore) {
   const d = db.dialect;
   return {
     /** Keys of the live contexts holding live records of any of these models. */
@@ -75,11 +80,13 @@ export function createPipelineRepo(db: Sql) {
       return rows.map((r) => Number(r.id));
     },
     /**
-     * Claims one processable context: stale and active, or computing with an expired
-     * lease (its worker died). Atomic: one UPDATE; on PostgreSQL the candidate row is
-     * locked with SKIP LOCKED, so workers on other nodes take other contexts at once.
+     * Claims up to `limit` processable contexts: stale and active, or computing with an
+     * expired lease (its worker died). Atomic: one UPDATE of the rows its subquery picks,
+     * most behind first; on PostgreSQL that subquery locks them with SKIP LOCKED (as a job
+     * queue's fetch does), so workers on other nodes, or other lanes of this one, take other
+     * contexts at once and no context is claimed twice.
      */
-    async claim(worker: string, leaseMs: number, scope: ClaimScope = {}): Promise<Claim | undefined> {
+    async claimMany(worker: string, leaseMs: number, limit: number, scope: ClaimScope = {}): Promise<Claim[]> {
       const now = Date.now();
       const lease = now + leaseMs;
       const only = scope.only;
@@ -87,28 +94,39 @@ export function createPipelineRepo(db: Sql) {
       // A take-over (a computing context whose lease ran out) gets a lease 1 ms longer: RETURNING
       // sees only the new row (and SQLite's cannot read another table of an UPDATE ... FROM), so
       // this is how one statement tells a take-over from a claim of a stale context.
-      const row = await db.get<{ key: number; id: string; workspace: string; evidenceVersion: number; token: number; lease: number }>(
+      const rows = await db.all<{ key: number; id: string; workspace: string; evidenceVersion: number; token: number; lease: number }>(
         `UPDATE contexts SET freshness = 'computing', claimed_by = ?,
            lease_expires_at = CASE WHEN freshness = 'computing' THEN ${d.timePlusMs("?", 1)} ELSE ? END, claim_token = claim_token + 1
-         WHERE id = (SELECT id FROM contexts WHERE deleted_at IS NULL AND status = 'active'
+         WHERE id IN (SELECT id FROM contexts WHERE deleted_at IS NULL AND status = 'active'
            AND (freshness = 'stale' OR (freshness = 'computing' AND (lease_expires_at IS NULL OR lease_expires_at < ?))) ${filter}
-           ORDER BY evidence_version - resolved_version DESC, id LIMIT 1 ${d.skipLocked})
+           ORDER BY evidence_version - resolved_version DESC, id LIMIT ? ${d.skipLocked})
          RETURNING id AS key, uuid AS id, (SELECT name FROM workspaces w WHERE w.id = contexts.workspace_id) AS workspace,
            evidence_version AS "evidenceVersion", claim_token AS token, ${d.epochMs("lease_expires_at")} AS lease`,
-        [worker, d.time(lease), d.time(lease), d.time(now), ...(scope.workspace ? [scope.workspace] : []), ...(only ?? []).map((id) => d.uuid(id))],
+        [
+          worker,
+          d.time(lease),
+          d.time(lease),
+          d.time(now),
+          ...(scope.workspace ? [scope.workspace] : []),
+          ...(only ?? []).map((id) => d.uuid(id)),
+          Math.max(1, Math.floor(limit)),
+        ],
       );
-      if (row) forgetGroupState(db);
-      return row
-        ? {
-            contextKey: Number(row.key),
-            contextId: row.id,
-            workspace: row.workspace,
-            evidenceVersion: Number(row.evidenceVersion),
-            worker,
-            token: Number(row.token),
-            takenOver: Number(row.lease) > lease,
-          }
-        : undefined;
+      // A write group's memo of context states no longer holds for the contexts claimed.
+      if (rows.length > 0) forgetGroupState(db);
+      return rows.map((row) => ({
+        contextKey: Number(row.key),
+        contextId: row.id,
+        workspace: row.workspace,
+        evidenceVersion: Number(row.evidenceVersion),
+        worker,
+        token: Number(row.token),
+        takenOver: Number(row.lease) > lease,
+      }));
+    },
+    /** Claims one processable context (see claimMany), or undefined when none is claimable. */
+    async claim(worker: string, leaseMs: number, scope: ClaimScope = {}): Promise<Claim | undefined> {
+      return (await this.claimMany(worker, leaseMs, 1, scope))[0];
     },
     /** Extends a live claim's lease (a heartbeat); false when the claim was lost. */
     async extend(claim: Claim, leaseMs: number): Promise<boolean> {
@@ -125,67 +143,82 @@ export function createPipelineRepo(db: Sql) {
       const row = await db.get<{ at: number | null }>(`SELECT ${d.epochMs("MIN(lease_expires_at)")} AS at FROM contexts WHERE freshness = 'computing' AND deleted_at IS NULL`);
       return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
     },
+    /** Reads everything the passes of these claims need, at once (see loadPasses); by context key. */
+    loadPassInputs(claims: readonly Claim[]): Promise<Map<number, LoadedPass>> {
+      return loadPasses(db, claims.map((c) => c.contextKey));
+    },
     /** Reads everything a pass needs, in one read-only transaction (a consistent snapshot). */
-    loadPassInput(claim: Claim): Promise<LoadedPass | undefined> {
-      return this.loadContextInput(claim.contextKey);
+    async loadPassInput(claim: Claim): Promise<LoadedPass | undefined> {
+      return (await this.loadPassInputs([claim])).get(claim.contextKey);
     },
     /** The pass input of any context (no claim needed: dry-run evaluations read it too). */
-    loadContextInput(contextKey: number): Promise<LoadedPass | undefined> {
-      return db.tx((tx) => loadInput(tx, contextKey), { readOnly: true });
+    async loadContextInput(contextKey: number): Promise<LoadedPass | undefined> {
+      return (await loadPasses(db, [contextKey])).get(contextKey);
     },
     /**
-     * Commits a pass in one transaction: records, links, evaluations, then freshness. If
-     * the claim was lost (its token is no longer the context's: the lease expired and
-     * another worker took it) nothing is written. If evidence arrived meanwhile, the
-     * context ends stale so it is claimed again. Returns the final freshness, or undefined
-     * when the claim was lost.
+     * Commits passes in one transaction: first their contexts are locked (in key order, as
+     * every writer locks them) and each claim checked; a pass whose claim was lost (its
+     * token is no longer the context's: the lease ran out and another worker took it over)
+     * writes nothing and is answered undefined. The others' records, links and evaluations
+     * are written together (only what changed), then their contexts' freshness: resolved,
+     * or stale when evidence arrived meanwhile (it is claimed again). On PostgreSQL this is
+     * three round trips for any number of passes: the locks, the writes, the commit.
      */
-    commitPass(claim: Claim, loaded: LoadedPass, output: PassOutput, onCommitted?: OnCommitted): Promise<"resolved" | "stale" | undefined> {
+    commitPasses(items: readonly PassToCommit[], onCommitted?: OnCommitted): Promise<CommitOutcome[]> {
+      if (items.length === 0) return Promise.resolve([]);
+      if (!passes) throw new Error("this pipeline repository cannot commit: it was made without the store's pass writer");
+      const store = passes;
       return db.tx(async (tx) => {
-        const current = await tx.get<{ claimedBy: string | null; token: number; v: number }>(
-          `SELECT claimed_by AS "claimedBy", claim_token AS token, evidence_version AS v FROM contexts WHERE id = ? ${tx.dialect.forUpdate}`,
-          [claim.contextKey],
+        const t = tx.dialect;
+        const rows = await tx.all<{ key: number; claimedBy: string | null; token: number; v: number }>(
+          `SELECT id AS key, claimed_by AS "claimedBy", claim_token AS token, evidence_version AS v FROM contexts WHERE ${t.inKeys("id")} ORDER BY id ${t.forUpdate}`,
+          [t.keyList(items.map((i) => i.claim.contextKey))],
         );
-        if (!current || current.claimedBy !== claim.worker || Number(current.token) !== claim.token) return undefined;
+        const current = new Map(rows.map((r) => [Number(r.key), r]));
         const now = new Date().toISOString();
-        // Only the records the pass changed are written. Issued together: PostgreSQL pipelines them.
-        const writes: Promise<number>[] = [];
-        for (const r of output.records) {
-          const before = loaded.records.get(r.id);
-          if (!before) continue;
-          const issues = JSON.stringify(r.issues);
-          const lineage = encodeLineage(r.lineage);
-          const sameData = before.sha256 !== null && before.sha256 === r.sha256;
-          if (sameData && before.issues === issues && before.lineage === lineage) continue;
-          writes.push(
-            tx.run(`UPDATE records SET data = ?, sha256 = ?, issues = ?, lineage = ?${sameData ? "" : ", updated_at = ?"} WHERE id = ?`, [
-              JSON.stringify(r.data),
-              tx.dialect.digest(r.sha256),
-              issues,
-              lineage,
-              ...(sameData ? [] : [tx.dialect.time(now)]),
-              before.key,
-            ]),
+        const writes = noWrites();
+        const resolved: number[] = [];
+        const stale: number[] = [];
+        const committed: CommittedPass[] = [];
+        const outcomes = items.map(({ claim, changes }): CommitOutcome => {
+          const c = current.get(claim.contextKey);
+          if (!c || c.claimedBy !== claim.worker || Number(c.token) !== claim.token) return undefined;
+          addWrites(writes, changes.writes);
+          // Under the row lock: the evidence version is the one the claim read, or evidence arrived.
+          const freshness = Number(c.v) === claim.evidenceVersion ? "resolved" : "stale";
+          (freshness === "resolved" ? resolved : stale).push(claim.contextKey);
+          committed.push({ claim, changedOutcomes: changes.changedOutcomes, freshness, resolvedAt: freshness === "resolved" ? now : null });
+          return freshness;
+        });
+        // Freshness changes below: a write group's memo of context states no longer holds.
+        forgetGroupState(tx);
+        // Issued together: PostgreSQL pipelines them on the transaction's connection.
+        const done: Promise<unknown>[] = [store.write(tx, writes, now)];
+        if (resolved.length > 0) {
+          done.push(
+            tx.run(
+              `UPDATE contexts SET freshness = 'resolved', resolved_version = evidence_version, resolved_at = ?, claimed_by = NULL, lease_expires_at = NULL
+               WHERE ${t.inKeys("id")}`,
+              [t.time(now), t.keyList(resolved)],
+            ),
           );
         }
-        await Promise.all(writes);
-        await syncLinks(tx, loaded, output, now);
-        const changed = await syncEvaluations(tx, loaded, output, now);
-        const resolved = Number(current.v) === claim.evidenceVersion;
-        forgetGroupState(tx);
-        if (resolved) {
-          await tx.run("UPDATE contexts SET freshness = 'resolved', resolved_version = ?, resolved_at = ?, claimed_by = NULL, lease_expires_at = NULL WHERE id = ?", [
-            claim.evidenceVersion,
-            tx.dialect.time(now),
-            claim.contextKey,
-          ]);
-        } else {
-          await tx.run("UPDATE contexts SET freshness = 'stale', claimed_by = NULL, lease_expires_at = NULL WHERE id = ?", [claim.contextKey]);
+        if (stale.length > 0) {
+          done.push(tx.run(`UPDATE contexts SET freshness = 'stale', claimed_by = NULL, lease_expires_at = NULL WHERE ${t.inKeys("id")}`, [t.keyList(stale)]));
           tx.signal("work");
         }
-        await onCommitted?.(tx, changed, resolved ? "resolved" : "stale");
-        return resolved ? "resolved" : "stale";
+        if (onCommitted) for (const pass of committed) done.push(onCommitted(tx, pass));
+        await Promise.all(done);
+        return outcomes;
       });
+    },
+    /**
+     * Commits one pass (see commitPasses). Returns the context's freshness after it, or
+     * undefined when the claim was lost and nothing was written.
+     */
+    async commitPass(claim: Claim, loaded: LoadedPass, output: PassOutput, onCommitted?: OnCommitted): Promise<CommitOutcome> {
+      const [outcome] = await this.commitPasses([{ claim, changes: passChanges(loaded, output) }], onCommitted);
+      return outcome;
     },
     /** Gives a claim back without writing (the pass failed, or the worker is stopping). */
     async release(claim: Claim): Promise<void> {
@@ -240,124 +273,6 @@ export function createPipelineRepo(db: Sql) {
       return out;
     },
   };
-}
-
-type RawContribution = Omit<PassInput["contributions"][number], "data" | "confidences"> & { data: string; confidences: string | null };
-
-async function loadInput(tx: Sql, contextKey: number): Promise<LoadedPass | undefined> {
-  const ctx = await tx.get<{ id: string; name: string | null; type: string | null; metadata: string; workspaceKey: number }>(
-    `SELECT uuid AS id, name, type, metadata, workspace_id AS "workspaceKey" FROM contexts WHERE id = ?`,
-    [contextKey],
-  );
-  if (!ctx) return undefined;
-  // Issued together: PostgreSQL pipelines them on the transaction's connection.
-  const [models, records, contributions, removals, rules] = await Promise.all([
-    tx.all<{ compiled: string }>("SELECT compiled FROM models WHERE workspace_id = ? AND deleted_at IS NULL AND compiled IS NOT NULL", [ctx.workspaceKey]),
-    tx.all<PassInput["records"][number] & StoredRecord>(
-      `SELECT r.id AS key, r.uuid AS id, m.uuid AS "modelId", r.identity_key AS "identityKey", r.created_at AS "createdAt", r.sha256, r.issues, r.lineage
-       FROM records r JOIN models m ON m.id = r.model_id WHERE r.context_id = ? AND r.deleted_at IS NULL`,
-      [contextKey],
-    ),
-    tx.all<RawContribution>(
-      `SELECT k.uuid AS id, r.uuid AS "recordId", m.uuid AS "modelId", k.source_id AS "sourceId", k.source_type AS "sourceType",
-         k.data, k.field_confidences AS confidences, k.received_at AS "receivedAt", k.observed_at AS "observedAt"
-       FROM records r JOIN contributions k ON k.record_id = r.id JOIN models m ON m.id = r.model_id
-       WHERE r.context_id = ? AND r.deleted_at IS NULL AND k.status = 'accepted'`,
-      [contextKey],
-    ),
-    tx.all<PassInput["removals"][number]>(
-      `SELECT s.uuid AS "sourceRecordId", x.name, t.uuid AS "targetRecordId", x.source_identity AS "sourceIdentity", x.target_identity AS "targetIdentity"
-       FROM relationship_removals x JOIN records s ON s.id = x.source_record_id JOIN records t ON t.id = x.target_record_id WHERE x.context_id = ?`,
-      [contextKey],
-    ),
-    tx.all<{ key: number; id: string; name: string; version: number; expression: string; contextTypes: string }>(
-      `SELECT id AS key, uuid AS id, name, version, expression, context_types AS "contextTypes" FROM rules WHERE workspace_id = ? AND status = 'active' AND deleted_at IS NULL`,
-      [ctx.workspaceKey],
-    ),
-  ]);
-  const keys = new Set<number>();
-  for (const c of contributions) {
-    storedKeys(c.data, keys);
-    storedKeys(c.confidences, keys);
-  }
-  const fieldIds = await fieldIdsOf(tx, keys);
-  const applying = rules.filter((r) => {
-    const types = JSON.parse(r.contextTypes) as string[];
-    return types.length === 0 || (ctx.type !== null && types.includes(ctx.type));
-  });
-  return {
-    contextKey,
-    records: new Map(records.map((r) => [r.id, { key: Number(r.key), sha256: r.sha256, issues: r.issues, lineage: r.lineage }])),
-    rules: new Map(applying.map((r) => [r.id, Number(r.key)])),
-    input: {
-      context: { id: ctx.id, name: ctx.name, type: ctx.type, metadata: JSON.parse(ctx.metadata) as Record<string, unknown> },
-      models: models.map((m) => JSON.parse(m.compiled) as CompiledModel),
-      records: records.map((r) => ({ id: r.id, modelId: r.modelId, identityKey: r.identityKey, createdAt: r.createdAt })),
-      contributions: contributions.map((c) => {
-        const data = decodeValues(c.data, fieldIds);
-        return { ...c, data, confidences: decodeConfidences(c.confidences, data, fieldIds) };
-      }),
-      removals,
-      rules: applying.map((r) => ({ id: r.id, name: r.name, version: Number(r.version), expression: JSON.parse(r.expression) })),
-    },
-  };
-}
-
-async function syncLinks(tx: Sql, loaded: LoadedPass, output: PassOutput, now: string): Promise<void> {
-  const existing = await tx.all<{ id: number; s: number; n: string; t: number }>(
-    "SELECT id, source_record_id AS s, name AS n, target_record_id AS t FROM relationships WHERE context_id = ?",
-    [loaded.contextKey],
-  );
-  const key = (s: number, n: string, t: number) => `${s}\u0000${n}\u0000${t}`;
-  const wanted = new Map<string, { s: number; n: string; t: number }>();
-  for (const l of output.links) {
-    const s = loaded.records.get(l.sourceRecordId)?.key;
-    const t = loaded.records.get(l.targetRecordId)?.key;
-    if (s !== undefined && t !== undefined) wanted.set(key(s, l.name, t), { s, n: l.name, t });
-  }
-  const gone: number[] = [];
-  for (const e of existing) {
-    const k = key(Number(e.s), e.n, Number(e.t));
-    if (wanted.has(k)) wanted.delete(k);
-    else gone.push(Number(e.id));
-  }
-  await Promise.all([
-    ...gone.map((id) => tx.run("DELETE FROM relationships WHERE id = ?", [id])),
-    ...[...wanted.values()].map((l) =>
-      tx.run("INSERT INTO relationships (context_id, source_record_id, name, target_record_id, created_at) VALUES (?, ?, ?, ?, ?)", [loaded.contextKey, l.s, l.n, l.t, tx.dialect.time(now)]),
-    ),
-  ]);
-}
-
-async function syncEvaluations(tx: Sql, loaded: LoadedPass, output: PassOutput, now: string): Promise<{ ruleId: string; outcome: boolean }[]> {
-  const d = tx.dialect;
-  const rows = await tx.all<{ key: number; ruleId: string; outcome: boolean; trace: string; v: number }>(
-    `SELECT e.rule_id AS key, r.uuid AS "ruleId", e.outcome, e.trace, e.rule_version AS v FROM evaluations e JOIN rules r ON r.id = e.rule_id WHERE e.context_id = ?`,
-    [loaded.contextKey],
-  );
-  const existing = new Map(rows.map((e) => [e.ruleId, e]));
-  const changed: { ruleId: string; outcome: boolean }[] = [];
-  const writes: Promise<number>[] = [];
-  for (const e of output.evaluations) {
-    const before = existing.get(e.ruleId);
-    existing.delete(e.ruleId);
-    const ruleKey = loaded.rules.get(e.ruleId);
-    if (ruleKey === undefined) continue;
-    const trace = JSON.stringify(e.trace);
-    if (before && before.trace === trace && Number(before.v) === e.ruleVersion && Boolean(before.outcome) === e.outcome) continue;
-    if (before && Boolean(before.outcome) !== e.outcome) changed.push({ ruleId: e.ruleId, outcome: e.outcome });
-    writes.push(
-      tx.run(
-        `INSERT INTO evaluations (uuid, context_id, rule_id, rule_version, outcome, trace, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (context_id, rule_id) DO UPDATE SET rule_version = excluded.rule_version, outcome = excluded.outcome, trace = excluded.trace, computed_at = excluded.computed_at`,
-        [d.uuid(newId()), loaded.contextKey, ruleKey, e.ruleVersion, d.bool(e.outcome), trace, d.time(now)],
-      ),
-    );
-  }
-  // Rules that no longer apply (inactive, deleted, contextTypes changed) lose their evaluation.
-  for (const gone of existing.values()) writes.push(tx.run("DELETE FROM evaluations WHERE context_id = ? AND rule_id = ?", [loaded.contextKey, gone.key]));
-  await Promise.all(writes);
-  return changed;
 }
 
 /** The pipeline repository type. */

@@ -48,9 +48,10 @@ export function createReplayRepo(workspace: string) {
      * transaction advisory lock; SQLite's write transaction holds the file), so the same
      * key sent twice at once runs once and the second replays. A codec registered for
      * `what` stores a smaller form of the result (ids in place of rows the database
-     * already holds) and rebuilds the result from it on replay.
+     * already holds) and rebuilds the result from it on replay. `early` is called once the
+     * lock and the lookup are sent, to send the call's own first reads behind them.
      */
-    async once<T>(tx: Sql, key: string, what: string, fn: () => Promise<T>): Promise<T> {
+    async once<T>(tx: Sql, key: string, what: string, fn: () => Promise<T>, early?: () => void): Promise<T> {
       const hash = hashOf(what);
       const codec = codecs.get(hash) as ReplayCodec<T> | undefined;
       // The read is sent behind the lock without waiting for it (PostgreSQL pipelines them on
@@ -58,10 +59,15 @@ export function createReplayRepo(workspace: string) {
       const locked = tx.dialect.lockKey ? tx.run(tx.dialect.lockKey, [`${workspace}\n${key}`]) : undefined;
       const now = Date.now();
       const d = tx.dialect;
-      const [, hit] = await Promise.all([
-        locked,
-        tx.get<{ body: string }>(`SELECT body FROM idempotency_keys WHERE workspace_id = ${WORKSPACE} AND key = ? AND state = 'done' AND expires_at > ?`, [workspace, key, d.time(now)]),
+      const lookup = tx.get<{ body: string }>(`SELECT body FROM idempotency_keys WHERE workspace_id = ${WORKSPACE} AND key = ? AND state = 'done' AND expires_at > ?`, [
+        workspace,
+        key,
+        d.time(now),
       ]);
+      // The call's first reads, sent behind the lock too (they lock nothing the key does not
+      // already guard; a replay simply ignores them).
+      early?.();
+      const [, hit] = await Promise.all([locked, lookup]);
       if (hit !== undefined) return codec ? codec.load(JSON.parse(hit.body), tx) : (JSON.parse(hit.body) as T);
       const result = await fn();
       const body = JSON.stringify(codec ? codec.store(result) : result);

@@ -109,4 +109,12 @@ export interface Dialect {
   readonly lockKey?: string;
   /** True when `text` (an expression) contains the string bound to the next `?`, ignoring case. */
   containsText(text: string): string;
+  /**
+   * True when the integer `column` is one of the keys bound to the next `?` as
+   * {@link keyList}: one statement text for any number of keys (a prepared statement on
+   * PostgreSQL, not one per list length).
+   */
+  inKeys(column: string): string;
+  /** The parameter of {@link inKeys}. */
+  keyList(keys: readonly number[]): unknown;
 }

@@ -1,5 +1,6 @@
 import type { IngestStore } from "./evidence-repo.js";
-import type { Signal, Sql } from "./sql.js";
+import type { PassStore } from "./pass-store.js";
+import type { Row, Signal, Sql } from "./sql.js";
 
 /**
  * An in-progress mark on an Idempotency-Key held by this process. On PostgreSQL it is a
@@ -39,8 +40,16 @@ export interface Store {
    * so idle loops poll.
    */
   readonly hearsOtherProcesses: boolean;
+  /**
+   * True where several writers work at once under row locks (PostgreSQL's nodes): a long
+   * transaction makes the others wait on its rows. False where one writer holds the whole
+   * database anyway (SQLite), so grouping passes costs other writers nothing more.
+   */
+  readonly concurrentWriters: boolean;
   /** What an ingest asks of the store, each store its fastest way. */
   readonly ingest: IngestStore;
+  /** How a pass commit writes its rows, each store its fastest way. */
+  readonly passes: PassStore;
   /**
    * A value that changes whenever the database may have changed, for caches of what was
    * read: on SQLite a commit by another connection (data_version) or a row written through
@@ -59,6 +68,11 @@ export interface Store {
    * it. Absent on SQLite, where one file has one writer and the mark is a row.
    */
   lockKey?(workspace: string, key: string): Promise<KeyLock | undefined>;
+  /**
+   * lockKey, then `read` on the same connection, sent together (one round trip): the read
+   * runs once the mark is taken or refused. Present wherever lockKey is.
+   */
+  lockKeyAndRead?(workspace: string, key: string, read: { text: string; params: readonly unknown[] }): Promise<{ lock: KeyLock | undefined; rows: Row[] }>;
   /**
    * Evidence arrived: inside the caller's transaction, bumps each context's evidence version
    * (resolved → stale; a computing pass notices the version) and wakes the workers. Takes

@@ -263,19 +263,6 @@ export function createDeliveryRepo(db: Sql) {
       );
       return rows.map((r) => ({ key: Number(r.key), disabled: Boolean(r.disabled) }));
     },
-    /** The evaluation of a rule in a context (its id and the rule's name), for `evaluation.changed`. */
-    async evaluationOf(contextId: string, ruleId: string): Promise<{ evaluationId: string | null; ruleName: string | null }> {
-      const rule = await db.get<{ key: number; name: string }>("SELECT id AS key, name FROM rules WHERE uuid = ?", [d.uuid(ruleId)]);
-      const row = rule
-        ? await db.get<{ id: string }>("SELECT uuid AS id FROM evaluations WHERE context_id = (SELECT id FROM contexts WHERE uuid = ?) AND rule_id = ?", [d.uuid(contextId), rule.key])
-        : undefined;
-      return { evaluationId: row?.id ?? null, ruleName: rule?.name ?? null };
-    },
-    /** When a context was last resolved, for `context.resolved`. */
-    async resolvedAt(contextId: string): Promise<string | null> {
-      const row = await db.get<{ resolvedAt: string | null }>(`SELECT resolved_at AS "resolvedAt" FROM contexts WHERE uuid = ?`, [d.uuid(contextId)]);
-      return row?.resolvedAt ?? null;
-    },
     /**
      * Writes one delivery, due at once, and wakes the dispatchers; for a disabled webhook it
      * is written failed (kept for `recover`, nothing to wake). Call inside the causing transaction.

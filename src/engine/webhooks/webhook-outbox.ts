@@ -18,10 +18,24 @@ export interface WebhookOutboxOptions {
  */
 export function createWebhookOutbox(options: WebhookOutboxOptions = {}) {
   const now = options.now ?? Date.now;
+  /**
+   * The subscribers of each workspace and event type, read once per transaction: a commit of
+   * many passes, or a bulk request that turns many contexts stale, emits many events of a
+   * few types. Kept per transaction object only, so never older than what it can see.
+   */
+  const read = new WeakMap<Sql, Map<string, ReturnType<ReturnType<typeof createDeliveryRepo>["subscribers"]>>>();
+  const subscribers = (tx: Sql, workspace: string, type: WebhookEvent) => {
+    let known = read.get(tx);
+    if (!known) read.set(tx, (known = new Map()));
+    const key = `${workspace}\u0000${type}`;
+    let hooks = known.get(key);
+    if (!hooks) known.set(key, (hooks = createDeliveryRepo(tx).subscribers(workspace, type)));
+    return hooks;
+  };
 
   const emit = async <T extends WebhookEvent>(tx: Sql, type: T, data: WebhookEventData[T]): Promise<number> => {
     const deliveries = createDeliveryRepo(tx);
-    const hooks = await deliveries.subscribers(data.workspace, type);
+    const hooks = await subscribers(tx, data.workspace, type);
     if (hooks.length === 0) return 0;
     const at = now();
     const createdAt = new Date(at).toISOString();
@@ -51,21 +65,19 @@ export function createWebhookOutbox(options: WebhookOutboxOptions = {}) {
      * left the context resolved. Meant as PipelineOptions.onPass.
      */
     async passCommitted(tx: Sql, event: PassEvent): Promise<void> {
-      for (const c of event.changedOutcomes) {
-        const { evaluationId, ruleName } = await createDeliveryRepo(tx).evaluationOf(event.contextId, c.ruleId);
+      for (const { ruleId, outcome, evaluationId, ruleName } of event.changedOutcomes) {
         await emit(tx, "evaluation.changed", {
           contextId: event.contextId,
           workspace: event.workspace,
           evaluationId,
-          ruleId: c.ruleId,
+          ruleId,
           ruleName,
-          outcome: c.outcome,
-          previousOutcome: !c.outcome,
+          outcome,
+          previousOutcome: !outcome,
         });
       }
       if (event.freshness === "resolved") {
-        const resolvedAt = await createDeliveryRepo(tx).resolvedAt(event.contextId);
-        await emit(tx, "context.resolved", { contextId: event.contextId, workspace: event.workspace, freshness: "resolved", resolvedAt });
+        await emit(tx, "context.resolved", { contextId: event.contextId, workspace: event.workspace, freshness: "resolved", resolvedAt: event.resolvedAt });
       }
     },
   };

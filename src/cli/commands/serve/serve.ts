@@ -16,10 +16,10 @@ function parsePort(value: string, flag = "--port"): number {
   return n;
 }
 
-function parsePoolSize(value: string | undefined): number | undefined {
+function parseCount(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > 1000) throw errors.usage(`--pool-size must be an integer from 1 to 1000, got "${value}"`);
+  if (!/^\d+$/.test(value) || n < 1 || n > 1000) throw errors.usage(`${flag} must be an integer from 1 to 1000, got "${value}"`);
   return n;
 }
 
@@ -72,6 +72,11 @@ export default defineCommand({
     metricsHost: { type: "string", default: "127.0.0.1", description: "interface the metrics port listens on (no token protects it)" },
     logFormat: { type: "string", choices: ["plain", "json"], default: "plain", description: "plain: compact lines as always; json: one JSON object per request and per event (pino)" },
     poolSize: { type: "string", placeholder: "n", description: "PostgreSQL: connections this node keeps (default: the URL's pool_size, DDS_DB_POOL, or 10)" },
+    pipelineConcurrency: {
+      type: "string",
+      placeholder: "n",
+      description: "passes in flight on this node: stale contexts claimed, read and committed together (default: the pool size on PostgreSQL, 1 on SQLite)",
+    },
     ...webhookArgs,
   },
   writes: true,
@@ -87,7 +92,8 @@ export default defineCommand({
     const metricsPort = flags.metricsPort === undefined ? undefined : parsePort(String(flags.metricsPort), "--metrics-port");
     const json = flags.logFormat === "json";
     const leaseMs = durationFlag(flags.lease, "--lease");
-    const poolSize = parsePoolSize(flags.poolSize === undefined ? undefined : String(flags.poolSize));
+    const poolSize = parseCount(flags.poolSize === undefined ? undefined : String(flags.poolSize), "--pool-size");
+    const concurrency = parseCount(flags.pipelineConcurrency === undefined ? undefined : String(flags.pipelineConcurrency), "--pipeline-concurrency");
     if (leaseMs < 1000) throw errors.usage(`--lease ${flags.lease}: a lease shorter than 1s would be taken over while its pass still runs`);
     const webhooks = webhookSettings(flags, ctx.io.env);
     const { out } = ctx;
@@ -114,7 +120,7 @@ export default defineCommand({
       const { store } = app;
       try {
         const metrics = metricsPort === undefined ? undefined : { port: metricsPort, host: String(flags.metricsHost) };
-        const server = await createServer({ app, logger, metrics, worker: { pipeline: { leaseMs } }, webhooks }).listen(port, flags.host);
+        const server = await createServer({ app, logger, metrics, worker: { pipeline: { leaseMs }, concurrency }, webhooks }).listen(port, flags.host);
         // The server serves every workspace: each request acts in its token's.
         if (!json) out.info(out.c.dim(describeTarget(target, { workspace: false })));
         if (json) logger.event("webhook_settings", { ...webhooks }, "info", describeWebhookSettings(webhooks));

@@ -31,4 +31,6 @@ export const postgresDialect: Dialect = {
   // session-scoped in-progress mark (seed 1) on the same key.
   lockKey: "SELECT pg_advisory_xact_lock(hashtextextended(?, 2))",
   containsText: (text) => `strpos(lower(CAST(${text} AS TEXT)), lower(?)) > 0`,
+  inKeys: (column) => `${column} = ANY(CAST(? AS bigint[]))`,
+  keyList: (keys) => keys,
 };

@@ -1,6 +1,8 @@
 import type postgres from "postgres";
+import type { Row } from "../sql.js";
 import type { KeyLock } from "../store.js";
 import type { PgPool } from "./pg-pool.js";
+import { query } from "./pg-sql.js";
 
 /**
  * This node's in-progress marks on Idempotency-Keys: session advisory locks taken on one
@@ -51,19 +53,32 @@ export function createKeyLocks(pool: PgPool) {
   return {
     /** Takes the mark of a key, or undefined when another session (or request here) holds it. */
     async lock(workspace: string, key: string): Promise<KeyLock | undefined> {
+      return (await this.lockAndRead(workspace, key)).lock;
+    },
+    /**
+     * Takes the mark of a key (see lock) and then runs `read` on the same connection, sent
+     * together: one round trip, and the read runs after the mark is taken (a run that
+     * finished just before is visible to it).
+     */
+    async lockAndRead(workspace: string, key: string, read?: { text: string; params: readonly unknown[] }): Promise<{ lock: KeyLock | undefined; rows: Row[] }> {
       const name = `${workspace}\n${key}`;
-      if (held.has(name)) return undefined;
       const mine = {};
-      held.set(name, mine);
+      const ours = !held.has(name);
+      if (ours) held.set(name, mine);
       const forget = () => {
         if (held.get(name) === mine) held.delete(name);
       };
       let current: Promise<postgres.ReservedSql> | undefined;
       let got = false;
+      let rows: Row[] = [];
       try {
         current = connection();
-        const [row] = await (await current).unsafe("SELECT pg_try_advisory_lock(hashtextextended($1, 1)) AS got", [name]);
-        got = Boolean(row.got);
+        const c = await current;
+        const attempt = ours ? c.unsafe("SELECT pg_try_advisory_lock(hashtextextended($1, 1)) AS got", [name]) : undefined;
+        const reading = read ? query<Row>(c, read.text, read.params) : undefined;
+        const [tried, found] = await Promise.all([attempt, reading]);
+        got = Boolean(tried?.[0]?.got);
+        rows = found ?? [];
       } catch (err) {
         forget();
         drop(current);
@@ -71,9 +86,9 @@ export function createKeyLocks(pool: PgPool) {
       } finally {
         if (!got) forget();
       }
-      if (!got) return undefined;
+      if (!got) return { lock: undefined, rows };
       let released = false;
-      return {
+      const lock: KeyLock = {
         async release() {
           if (released) return;
           released = true;
@@ -88,6 +103,7 @@ export function createKeyLocks(pool: PgPool) {
           }
         },
       };
+      return { lock, rows };
     },
     async close() {
       conn = undefined;

@@ -41,24 +41,58 @@ export const query = <T>(client: Client, sql: string, params: readonly unknown[]
  */
 export function pgRootSql(pool: PgPool, sink: CommitSink, groups?: GroupSlot): Sql {
   const memo = new Map<string, unknown>();
-  /** One attempt at a transaction: BEGIN, `fn`, the NOTIFY of what it announces, COMMIT. */
+  /**
+   * One attempt at a transaction, on a reserved connection: BEGIN is sent without waiting
+   * for its answer (the body's first statements follow it on the wire), and the NOTIFY of
+   * what the transaction announces goes with COMMIT, so a transaction costs its body's
+   * round trips plus one. A read-only snapshot does not even wait for its COMMIT: its reads
+   * are done, and the connection is handed back once the COMMIT has run.
+   */
   const once = async <T>(fn: (tx: Sql) => Promise<T>, options: TxOptions): Promise<T> => {
-    let tx: PgTx | undefined;
-    const body = async (t: postgres.TransactionSql): Promise<T> => {
-      tx = new PgTx(t, memo);
-      const result = await fn(tx);
-      tx.end();
-      const announced = tx.announced();
-      if (announced.size > 0) await t.unsafe(NOTIFY, [[...announced]] as Params, { prepare: true });
-      return result;
-    };
-    try {
-      const result = (await pool.use((client) => (options.readOnly ? client.begin("read only isolation level repeatable read", body) : client.begin(body)))) as T;
-      if (tx) sink.committed(tx.announced());
-      return result;
-    } finally {
-      tx?.end();
-    }
+    let announced: Set<Announcement> | undefined;
+    const result = await pool.use(async (client) => {
+      const conn = await client.reserve();
+      let release = true;
+      const tx = new PgTx(conn, memo);
+      try {
+        const begun = conn.unsafe(options.readOnly ? "BEGIN READ ONLY ISOLATION LEVEL REPEATABLE READ" : "BEGIN");
+        begun.catch(() => undefined);
+        let value: T;
+        try {
+          value = await fn(tx);
+        } finally {
+          tx.end();
+        }
+        await begun;
+        if (options.readOnly) {
+          // Nothing to keep: the connection goes back once its COMMIT has run (a failure of
+          // which loses nothing). Statements of the next user queue behind it on the wire.
+          release = false;
+          conn.unsafe("COMMIT").then(
+            () => conn.release(),
+            () => conn.release(),
+          );
+          return value;
+        }
+        const announce = tx.announced();
+        const notify = announce.size > 0 ? conn.unsafe(NOTIFY, [[...announce]] as Params, { prepare: true }) : undefined;
+        notify?.catch(() => undefined);
+        const [, committed] = await Promise.all([notify, conn.unsafe("COMMIT")]);
+        // A statement the body did not wait for failed: PostgreSQL aborted the transaction and
+        // answers COMMIT with ROLLBACK. Nothing of it was kept; the statement's error says why.
+        if ((committed as unknown as { command?: string }).command !== "COMMIT") throw tx.failure ?? new Error("the transaction was rolled back by the database");
+        announced = announce;
+        return value;
+      } catch (err) {
+        // Undone at once; a lost connection rolled back by itself.
+        await conn.unsafe("ROLLBACK").catch(() => undefined);
+        throw err;
+      } finally {
+        if (release) conn.release();
+      }
+    });
+    if (announced) sink.committed(announced);
+    return result;
   };
   const root: Sql = {
     dialect: postgresDialect,
@@ -97,19 +131,23 @@ export function pgRootSql(pool: PgPool, sink: CommitSink, groups?: GroupSlot): S
 
 /**
  * Runs `fn` in a savepoint named `name` on a reserved connection, rolled back if it throws.
- * `guard` throws once the connection is lost: nothing more is sent on it then.
+ * `guard` throws once the connection is lost: nothing more is sent on it then. SAVEPOINT is
+ * not waited for: `fn`'s first statements follow it on the wire.
  */
 async function savepoint<T>(conn: postgres.ReservedSql, name: string, fn: () => Promise<T>, guard: () => void = () => undefined): Promise<T> {
   const send = async (text: string) => {
     guard();
     await conn.unsafe(text);
   };
-  await send(`SAVEPOINT ${name}`);
+  const begun = send(`SAVEPOINT ${name}`);
+  begun.catch(() => undefined);
   try {
     const result = await fn();
+    await begun;
     await send(`RELEASE SAVEPOINT ${name}`);
     return result;
   } catch (err) {
+    await begun.catch(() => undefined);
     await send(`ROLLBACK TO SAVEPOINT ${name}`);
     await send(`RELEASE SAVEPOINT ${name}`);
     throw err;
@@ -140,6 +178,8 @@ export class PgTx implements Sql {
   private signals: Set<Signal> | undefined;
   private open = true;
   private childOpen = false;
+  /** The first statement of this transaction that failed (its error), if any. */
+  failure: unknown;
 
   constructor(
     private readonly t: postgres.TransactionSql | postgres.ReservedSql,
@@ -172,7 +212,16 @@ export class PgTx implements Sql {
     } catch (err) {
       return Promise.reject(err);
     }
-    return query<T>(this.t, text, params);
+    return this.track(query<T>(this.t, text, params));
+  }
+
+  /**
+   * Remembers the first failure of a statement (a statement whose promise nobody awaited
+   * must not end the process as an unhandled rejection; its transaction fails instead).
+   */
+  private track<T>(p: Promise<T>): Promise<T> {
+    p.catch((err: unknown) => void (this.failure ??= err));
+    return p;
   }
 
   async get<T>(text: string, params: readonly unknown[] = []): Promise<T | undefined> {
@@ -181,7 +230,7 @@ export class PgTx implements Sql {
 
   async run(text: string, params: readonly unknown[] = []): Promise<number> {
     this.check(text);
-    const result = await query(this.t, text, params);
+    const result = await this.track(query(this.t, text, params));
     return (result as unknown as { count: number }).count;
   }
 

@@ -6,6 +6,7 @@ import type { Store } from "../store.js";
 import { redactUrl } from "../location.js";
 import { createKeyLocks } from "./pg-key-locks.js";
 import { pgIngest } from "./pg-ingest.js";
+import { pgPasses } from "./pg-pass.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { appliedMigrations, migratePostgres } from "./pg-migrate.js";
 import { createNotifications } from "./pg-notifications.js";
@@ -70,12 +71,15 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     sql,
     location,
     hearsOtherProcesses: true,
+    concurrentWriters: true,
     ingest: pgIngest,
+    passes: pgPasses,
     markStale: (db, ids) => pgMarkStale(db, ids, groups.marks),
     writeGroup: () => groups.open(sql.memo),
     changeStamp: () => listener.stamp(),
     on: (signal: Signal, fn: () => void) => listener.on(signal, fn),
     lockKey: (workspace, key) => keyLocks.lock(workspace, key),
+    lockKeyAndRead: (workspace, key, read) => keyLocks.lockAndRead(workspace, key, read),
     reachable: () => !pool.availability.down,
     poolStats: () => pool.stats(),
     async ping() {

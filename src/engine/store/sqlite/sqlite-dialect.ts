@@ -32,4 +32,7 @@ export const sqliteDialect: Dialect = {
   jsonValue: (value) => (typeof value === "boolean" ? (value ? 1 : 0) : value),
   jsonArrayHas: (column) => `EXISTS (SELECT 1 FROM json_each(${column}) e WHERE e.value = ?)`,
   containsText: (text) => `instr(lower(CAST(${text} AS TEXT)), lower(?)) > 0`,
+  // A JSON array read by json_each: each key probes the column's index.
+  inKeys: (column) => `${column} IN (SELECT value FROM json_each(?))`,
+  keyList: (keys) => JSON.stringify(keys),
 };

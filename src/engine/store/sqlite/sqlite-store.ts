@@ -11,6 +11,7 @@ import { TABLES } from "../schema/tables.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { publishEngineEvent } from "../../events.js";
 import { sqliteIngest } from "./sqlite-ingest.js";
+import { sqlitePasses } from "./sqlite-pass.js";
 import { sqliteMarkStale } from "./sqlite-stale.js";
 import { SqliteConnection, sqliteRootSql } from "./sqlite-sql.js";
 
@@ -78,7 +79,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     location: path,
     file: path,
     hearsOtherProcesses: false,
+    concurrentWriters: false,
     ingest: sqliteIngest,
+    passes: sqlitePasses,
     changeStamp: changeStamps(raw),
     on(signal, fn) {
       let set = listeners.get(signal);

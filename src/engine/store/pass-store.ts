@@ -1,0 +1,59 @@
+import type { Sql } from "./sql.js";
+
+/** A record a pass changed: its new resolved state. */
+export interface RecordWrite {
+  key: number;
+  /** JSON texts, and the hex digest of `data`. */
+  data: string;
+  sha256: string;
+  issues: string;
+  lineage: string;
+  /** The data changed (not only its issues or lineage): `updated_at` moves to the pass's time. */
+  dataChanged: boolean;
+}
+
+/** A link a pass made, by record keys. */
+export interface LinkWrite {
+  contextKey: number;
+  sourceKey: number;
+  name: string;
+  targetKey: number;
+}
+
+/** An evaluation a pass made or changed (inserted, or updated in place keeping its id). */
+export interface EvaluationWrite {
+  /** The id it gets if it is new. */
+  id: string;
+  contextKey: number;
+  ruleKey: number;
+  ruleVersion: number;
+  outcome: boolean;
+  /** JSON text. */
+  trace: string;
+}
+
+/** An evaluation to delete: its rule no longer applies to its context. */
+export interface EvaluationDelete {
+  contextKey: number;
+  ruleKey: number;
+}
+
+/** Everything the passes of one commit change, across their contexts. */
+export interface PassWrites {
+  records: RecordWrite[];
+  linksGone: number[];
+  linksNew: LinkWrite[];
+  evaluations: EvaluationWrite[];
+  evaluationsGone: EvaluationDelete[];
+}
+
+/**
+ * What a pass commit asks of the store, each store its fastest way (as IngestStore for an
+ * ingest): on SQLite a prepared statement per row, run synchronously inside the
+ * transaction; on PostgreSQL one statement per kind of change for every row of the commit
+ * (arrays unnested), issued together so the driver pipelines them. Every method runs
+ * inside the commit's transaction and writes only the rows it is given.
+ */
+export interface PassStore {
+  write(tx: Sql, writes: PassWrites, now: string): Promise<void>;
+}
