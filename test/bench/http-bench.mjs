@@ -133,7 +133,7 @@ export async function runHttpBench({ rows = 20000, contexts = 200 } = {}) {
   rmSync(dir, { recursive: true, force: true });
 
   const rate = (name) => { const r = out.find((x) => x.name.startsWith(name)); return r.rows / r.seconds; };
-  out.push({ name: "GET /v1/contexts/{id} vs bare node:http requests/s", ratio: rate("GET") / rate("bare"), target: ">= 0.50", targetValue: 0.5 });
+  out.push({ name: "GET /v1/contexts/{id} vs bare node:http requests/s", ratio: rate("GET") / rate("bare"), target: ">= 0.80", targetValue: 0.8 });
   out.push({ name: "remote bulk ingest vs local ingest rows/s (both keyed)", ratio: rate("remote ingest") / rate("local ingest: in-process"), target: ">= 0.60", targetValue: 0.6 });
   out.push({ name: "remote bulk ingest vs local unkeyed ingest (reference)", ratio: rate("remote ingest") / rate("local ingest: the same"), target: "-", targetValue: 0 });
   return out;

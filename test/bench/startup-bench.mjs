@@ -48,8 +48,9 @@ export async function runStartupBench({ rounds = 21 } = {}) {
     const medians = Object.entries(times).map(([name, t]) => `${name.padEnd(32)}${median(t).toFixed(0).padStart(5)} ms`);
     rows.push({ note: `start-up (median of ${rounds} interleaved runs):\n  ${medians.join("\n  ")}` });
     rows.push({ name: "startup --version / node -e 0", ratio: median(times["ddsctl --version"]) / base, target: "<= 1.30", targetValue: 1.3, lowerIsBetter: true });
-    for (const name of ["ddsctl --help", "ddsctl contexts list --json", "ddsctl models get Loan --json"]) {
-      rows.push({ name: `startup ${name.slice(7)} / node -e 0`, ratio: median(times[name]) / base, target: "<= 2.00", targetValue: 2, lowerIsBetter: true });
+    // --help and an in-process list: load only what the command uses (issue 21's targets).
+    for (const [name, target] of [["ddsctl --help", 1.5], ["ddsctl contexts list --json", 1.5], ["ddsctl models get Loan --json", 2]]) {
+      rows.push({ name: `startup ${name.slice(7)} / node -e 0`, ratio: median(times[name]) / base, target: `<= ${target.toFixed(2)}`, targetValue: target, lowerIsBetter: true });
     }
     return rows;
   } finally {
