@@ -50,7 +50,7 @@ export function listArgs(list: ListName) {
   };
 }
 
-/** `-f, --file <path|->`: a request body, JSON or YAML, from a file or stdin (src/cli/body.ts reads it). */
+/** `-f, --file <path|->`: a request body, JSON or YAML, from a file or stdin (src/cli/document-input.ts reads it). */
 export function fileArg(what: string): { file: StringArg } {
   return { file: { type: "string", short: "f", placeholder: "path|-", complete: "file", description: `${what} as JSON or YAML (- reads stdin)` } };
 }
