@@ -20,6 +20,9 @@ const LOCAL_ONLY = [
   "test/cli/readme-tour.test.ts",
   // Like the tour: docs/cli.md's blocks run in a new folder on its own database, and serve one.
   "test/cli/cli-doc.test.ts",
+  // Each starts its own serve, or reaches into the database file itself.
+  "test/cli/import/remote.test.ts",
+  "test/cli/declarative/wait.test.ts",
 ];
 
 export default defineConfig({

@@ -1,6 +1,6 @@
 import { execa, type ResultPromise } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, ddsctl, REMOTE, sandbox, type Sandbox } from "../../helpers/cli.js";
+import { BIN, ddsctl, sandbox, type Sandbox } from "../../helpers/cli.js";
 import { contribution, readRejects, setupModels, snapshot, writeLines, type Summary } from "./support.js";
 
 let server: Sandbox;
@@ -10,9 +10,9 @@ let url: string;
 let token: string;
 
 // The `remote` test project runs every CLI test against a shared server already; this file
-// starts its own (on a local sandbox) to compare with a local import, so it runs locally only.
+// starts its own (on a local sandbox) to compare with a local import, so it runs locally
+// only (vitest.config.ts leaves it out of the remote project).
 beforeAll(async () => {
-  if (REMOTE) return;
   server = sandbox();
   local = sandbox();
   await Promise.all([setupModels(server), setupModels(local)]);
@@ -45,7 +45,7 @@ function lines(): string[] {
   });
 }
 
-describe.skipIf(REMOTE)("import against ddsctl serve", () => {
+describe("import against ddsctl serve", () => {
   it("keeps several batches in flight and ends in the same state as a local import; a rerun replays", async () => {
     const remoteFile = writeLines(server, "in.ndjson", lines());
     const remote = ["--remote", url, "--token", token, "import", "contributions", remoteFile, "--create-contexts", "--concurrency", "4", "--json"];
