@@ -7,7 +7,7 @@ import { isPostgresUrl } from "../../../engine/store/location.js";
 import type { Env } from "../../core/io.js";
 
 /** How to make a DDS_SECRET_KEY: 32 random bytes in base64 (docs/security.md). */
-export const MAKE_SECRET_KEY = `node -e "console.log(require('node:crypto').randomBytes(32).toString('base64'))"`;
+export const MAKE_SECRET_KEY = `node -p "require('node:crypto').randomBytes(32).toString('base64')"`;
 
 /** The flag that names this database again, for a command to paste (a URL's password is not printed). */
 function databaseFlag(db: string): string {
