@@ -25,23 +25,6 @@ const LAYERS: Record<string, { may: string[]; nodeBuiltins: boolean }> = {
   web: { may: ["contract", "portable", "web"], nodeBuiltins: false },
 };
 
-/**
- * Imports that break a rule above, each with the reason it stays for now. Each must still be
- * in use (the test says when one is not), so the list only shrinks.
- */
-const EXCEPTIONS: { from: string; to: string; why: string }[] = [
-  ...["src/engine/pipeline/stages/resolve-field.ts", "src/engine/pipeline/stages/candidate.ts", "src/engine/models/model-types.ts"].map((to) => ({
-    from: "src/portable/workbench/explain/record-explain.ts",
-    to,
-    why: "records explain recomputes the winner with the pipeline's own resolveField; it moves to portable/ with the pipeline's next change (issue 21)",
-  })),
-  ...["src/engine/pipeline/stages/candidate.ts", "src/engine/models/model-types.ts"].map((to) => ({
-    from: "src/portable/workbench/explain/policy-reason.ts",
-    to,
-    why: "explains the pipeline's own candidate ordering; moves with resolve-field.ts",
-  })),
-];
-
 /** Packages only one corner of the code may import. */
 const OWNED: [RegExp, (path: string) => boolean][] = [
   [/^better-sqlite3/, (p) => p.startsWith("src/engine/store/sqlite/")],
@@ -83,10 +66,9 @@ function target(from: string, spec: string): string {
 
 const isNodeBuiltin = (spec: string) => spec.startsWith("node:") || builtinModules.includes(spec.split("/")[0]);
 
-/** Every import that breaks the layer rules, as `from → spec` (the exceptions left out), and which exceptions were met. */
-function layerViolations(all: string[]): { bad: string[]; used: Set<number> } {
+/** Every import that breaks the layer rules, as `from → spec`. */
+function layerViolations(all: string[]): { bad: string[] } {
   const bad: string[] = [];
-  const used = new Set<number>();
   for (const path of all) {
     const rule = LAYERS[layerOf(path)];
     if (!rule) {
@@ -99,13 +81,10 @@ function layerViolations(all: string[]): { bad: string[]; used: Set<number> } {
         continue;
       }
       const to = target(path, spec);
-      if (rule.may.includes(layerOf(to))) continue;
-      const exception = EXCEPTIONS.findIndex((e) => e.from === path && e.to === to);
-      if (exception >= 0) used.add(exception);
-      else bad.push(`${path} → ${spec}`);
+      if (!rule.may.includes(layerOf(to))) bad.push(`${path} → ${spec}`);
     }
   }
-  return { bad, used };
+  return { bad };
 }
 
 /** The files reachable from `start` by relative imports. */
@@ -126,11 +105,6 @@ describe("layering", () => {
 
   it("every layer imports only the layers it may (src/ and web/)", () => {
     expect(layerViolations(all).bad).toEqual([]);
-  });
-
-  it("every exception is still needed", () => {
-    const { used } = layerViolations(all);
-    expect(EXCEPTIONS.filter((_, i) => !used.has(i))).toEqual([]);
   });
 
   it("nothing the browser loads reaches a Node built-in, through any layer", () => {

@@ -2,7 +2,7 @@
 import type { FieldLineage } from "../../../contract/schemas/index.js";
 import type { CompiledModel } from "../../models/model-types.js";
 import type { PassLink } from "../types.js";
-import { toJsonValue } from "./canonical-json.js";
+import { toJsonValue } from "../../../portable/resolution/canonical-json.js";
 import { computedFieldOrder } from "./computed-order.js";
 import { sharedExpressionCache, type ExpressionCache } from "./expression-cache.js";
 import { createLinkGraph } from "./link-graph.js";

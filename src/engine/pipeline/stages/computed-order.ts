@@ -4,7 +4,7 @@
  * are not enough.
  */
 import type { CompiledField, CompiledModel } from "../../models/model-types.js";
-import { compareStrings } from "./candidate.js";
+import { compareStrings } from "../../../portable/resolution/candidate.js";
 
 /** A computed field with the model it belongs to. */
 export interface ComputedNode {

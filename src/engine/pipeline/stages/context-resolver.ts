@@ -5,7 +5,7 @@
 import { FORBIDDEN_SEGMENTS } from "../../../contract/schemas/common.js";
 import type { VarResolver } from "../../../portable/json-logic/index.js";
 import type { PassInput, PassLink, PassRecord, ResolvedRecord } from "../types.js";
-import { compareStrings } from "./candidate.js";
+import { compareStrings } from "../../../portable/resolution/candidate.js";
 import { createLinkGraph, type LinkGraph } from "./link-graph.js";
 import { createModelIndex, type ModelIndex, type ModelInfo } from "./model-index.js";
 import { compareRecordAge, hasOwn } from "./record-order.js";

@@ -2,8 +2,8 @@
 import type { EvaluationTrace, TraceStep } from "../../../contract/schemas/index.js";
 import { isTruthy, type VarResolver } from "../../../portable/json-logic/index.js";
 import type { PassEvaluation, PassRule } from "../types.js";
-import { compareStrings } from "./candidate.js";
-import { toJsonValue } from "./canonical-json.js";
+import { compareStrings } from "../../../portable/resolution/candidate.js";
+import { toJsonValue } from "../../../portable/resolution/canonical-json.js";
 import { sharedExpressionCache, type ExpressionCache } from "./expression-cache.js";
 
 /** The root step of an evaluation that produced no tree (a fresh one each time). */

@@ -3,16 +3,16 @@
  * database. `runPass` composes them; the others are exported for tests, `rules eval`
  * and `records explain`.
  */
-export type { Candidate } from "./candidate.js";
-export { compareByTieBreak } from "./candidate.js";
-export { resolveField, type FieldResolutionResult } from "./resolve-field.js";
+export type { Candidate } from "../../../portable/resolution/candidate.js";
+export { compareByTieBreak } from "../../../portable/resolution/candidate.js";
+export { resolveField, type FieldResolutionResult } from "../../../portable/resolution/resolve-field.js";
 export { resolveRecords, type ResolvedFields } from "./resolve-records.js";
 export { validateValues } from "./validate-values.js";
 export { linkRecords } from "./link-records.js";
 export { computeFields, computedLineage } from "./compute-fields.js";
 export { computedFieldOrder, type ComputedNode, type ComputedOrder } from "./computed-order.js";
 export { buildRecordData } from "./record-data.js";
-export { canonicalJson, toJsonValue } from "./canonical-json.js";
+export { canonicalJson, toJsonValue } from "../../../portable/resolution/canonical-json.js";
 export { sha256Of } from "./record-hash.js";
 export { createContextResolver } from "./context-resolver.js";
 export { createRecordResolver } from "./record-resolver.js";

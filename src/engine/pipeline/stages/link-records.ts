@@ -4,8 +4,8 @@
  */
 import type { CompiledModel, CompiledRelationship } from "../../models/model-types.js";
 import type { LinkRemoval, PassLink } from "../types.js";
-import { compareStrings } from "./candidate.js";
-import { canonicalJson } from "./canonical-json.js";
+import { compareStrings } from "../../../portable/resolution/candidate.js";
+import { canonicalJson } from "../../../portable/resolution/canonical-json.js";
 import { compareRecordAge, hasOwn, indexModels, type RecordValues } from "./record-order.js";
 
 function removalKey(sourceRecordId: string, name: string, targetRecordId: string): string {

@@ -1,6 +1,6 @@
 /** Name lookups into compiled models, by Map so no name can reach Object internals. */
 import type { CompiledField, CompiledModel, CompiledRelationship } from "../../models/model-types.js";
-import { compareStrings } from "./candidate.js";
+import { compareStrings } from "../../../portable/resolution/candidate.js";
 
 /** A compiled model with its fields and relationships by name. */
 export interface ModelInfo {

@@ -4,7 +4,7 @@
  */
 import type { CompiledModel } from "../../models/model-types.js";
 import type { PassRecord } from "../types.js";
-import { compareStrings } from "./candidate.js";
+import { compareStrings } from "../../../portable/resolution/candidate.js";
 
 /** A record with its field values keyed by fieldId (undefined = no value). */
 export interface RecordValues {

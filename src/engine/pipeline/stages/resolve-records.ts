@@ -1,9 +1,9 @@
 /** The resolve stage: every contributed field of every record, by its policy. */
 import type { FieldLineage } from "../../../contract/schemas/index.js";
 import type { PassContribution, PassInput } from "../types.js";
-import type { Candidate } from "./candidate.js";
+import type { Candidate } from "../../../portable/resolution/candidate.js";
 import { compareRecordIds, hasOwn, indexModels, type RecordValues } from "./record-order.js";
-import { resolveField } from "./resolve-field.js";
+import { resolveField } from "../../../portable/resolution/resolve-field.js";
 
 /** A record after resolution: values by fieldId, lineage by current field name. */
 export interface ResolvedFields extends RecordValues {

@@ -4,8 +4,8 @@
  * the way the policies of docs/pipeline.md do: the policy's preference first, then the shared
  * tie-break (higher confidence, later receivedAt, larger contributionId).
  */
-import type { CompiledField } from "../../../engine/models/model-types.js";
-import { compareTimes, effectiveTime, type Candidate } from "../../../engine/pipeline/stages/candidate.js";
+import type { CompiledField } from "../../resolution/compiled-field.js";
+import { compareTimes, effectiveTime, type Candidate } from "../../resolution/candidate.js";
 import { formatTraceValue } from "../trace/trace-value.js";
 import { stableJson } from "../trace/expect-values.js";
 

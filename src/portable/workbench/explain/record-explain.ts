@@ -6,9 +6,9 @@
  * pipeline's own `resolveField`, so the explanation matches what resolution does.
  */
 import type { Contribution, DdsRecord, Field, FieldLineage } from "../../../contract/schemas/index.js";
-import type { CompiledField } from "../../../engine/models/model-types.js";
-import type { Candidate } from "../../../engine/pipeline/stages/candidate.js";
-import { resolveField } from "../../../engine/pipeline/stages/resolve-field.js";
+import type { CompiledField } from "../../resolution/compiled-field.js";
+import type { Candidate } from "../../resolution/candidate.js";
+import { resolveField } from "../../resolution/resolve-field.js";
 import { computedDependencies, type InputDependency } from "../trace/input-sources.js";
 import type { LineageReader } from "../trace/lineage-reader.js";
 import { loserReason, winnerReason } from "./policy-reason.js";

@@ -3,7 +3,7 @@
  * order every policy falls back to (docs/pipeline.md: higher confidence, then later
  * `receivedAt`, then larger contributionId).
  */
-import type { SourceType } from "../../../contract/schemas/index.js";
+import type { SourceType } from "../../contract/schemas/index.js";
 
 /** One contributed value competing for a field. */
 export interface Candidate {

@@ -3,8 +3,8 @@
  * candidates. Each policy only says what it prefers; every tie then falls through to the
  * shared tie-break order, so the winner never depends on the order candidates arrive in.
  */
-import type { FieldLineage, FieldType } from "../../../contract/schemas/index.js";
-import type { CompiledField } from "../../models/model-types.js";
+import type { FieldLineage, FieldType } from "../../contract/schemas/index.js";
+import type { CompiledField } from "./compiled-field.js";
 import { compareByTieBreak, compareTimes, effectiveTime, pickBest, type Candidate } from "./candidate.js";
 import { canonicalJson } from "./canonical-json.js";
 
