@@ -12,3 +12,49 @@ export function writeGroupsOf(service: DdsService): (() => WriteGroup) | undefin
   const start = (service as { writeGroup?: () => WriteGroup }).writeGroup;
   return typeof start === "function" ? () => start.call(service) : undefined;
 }
+
+/**
+ * Grouped commits: a write group opened on demand (`begin`), due once it has been open
+ * `everyMs` (`isDue`), and handed over to be ended (`take`). A local import (every 200 ms)
+ * and a CLI drain's passes (every 250 ms) both commit this way; each decides when it may
+ * end a group (between calls) and what a failed commit means for it. Without a way to open
+ * groups, `begin` does nothing and every call commits on its own.
+ */
+export class GroupedCommits {
+  private group: WriteGroup | undefined;
+  private openedAt = 0;
+
+  constructor(
+    private readonly start: (() => WriteGroup) | undefined,
+    readonly everyMs: number,
+  ) {}
+
+  /** Whether groups are used at all. */
+  get enabled(): boolean {
+    return this.start !== undefined;
+  }
+
+  /** Whether a group is open. */
+  get open(): boolean {
+    return this.group !== undefined;
+  }
+
+  /** Opens a group unless one is open (or groups are off). */
+  begin(): void {
+    if (!this.start || this.group) return;
+    this.group = this.start();
+    this.openedAt = performance.now();
+  }
+
+  /** True once the open group has been open for `everyMs`. */
+  isDue(): boolean {
+    return this.group !== undefined && performance.now() - this.openedAt >= this.everyMs;
+  }
+
+  /** Closes the books on the open group: the caller commits or rolls back what it returns. */
+  take(): WriteGroup | undefined {
+    const group = this.group;
+    this.group = undefined;
+    return group;
+  }
+}

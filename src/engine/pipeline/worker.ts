@@ -7,6 +7,7 @@ import type { Store } from "../store/store.js";
 import { passChanges } from "../store/pass-changes.js";
 import { createPipelineRepo, type Claim, type ClaimScope, type CommitOutcome, type PassToCommit } from "../store/pipeline-repo.js";
 import { runPass } from "./stages/index.js";
+import { GroupedCommits } from "../write-groups.js";
 
 /** Options of a pipeline worker. */
 export interface PipelineOptions {
@@ -200,10 +201,10 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
       const total = only?.length;
       const batch = Math.max(1, options.batchSize ?? 1);
       // Not where writers run side by side (PostgreSQL): a group would hold its contexts' row locks against other nodes.
-      const group = groupedCommits(options.groupPasses && !store.concurrentWriters ? store : undefined);
+      const groups = new GroupedCommits(options.groupPasses && !store.concurrentWriters && store.writeGroup ? () => store.writeGroup!() : undefined, GROUP_MS);
       try {
         for (;;) {
-          group.open();
+          groups.begin();
           const { claims, outcomes } = await stepMany(batch, { workspace, only });
           if (claims.length > 0) {
             passes += claims.length;
@@ -211,20 +212,20 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
               if (outcomes[i] === "resolved") resolved.add(claim.contextId);
             });
             opts.onProgress?.({ resolved: resolved.size, ...(total !== undefined ? { total } : {}) });
-            await group.due();
+            if (groups.isDue()) await groups.take()?.commit();
             if (Date.now() > deadline) break;
             continue;
           }
           // Others must see this drain's passes before it waits on theirs.
-          await group.commit();
+          await groups.take()?.commit();
           if (!only) break;
           const busy = (await repo.states(only)).filter((s) => s.freshness === "computing");
           if (busy.length === 0 || Date.now() > deadline) break;
           await sleep(25);
         }
-        await group.commit();
+        await groups.take()?.commit();
       } catch (err) {
-        await group.rollback();
+        await groups.take()?.rollback();
         throw err;
       }
       const ids = only ?? [...resolved];
@@ -240,30 +241,3 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
 
 /** The pipeline type. */
 export type Pipeline = ReturnType<typeof createPipeline>;
-
-/**
- * The write groups of a drain: `open` starts one when none is open, `due` commits it once
- * it has been open for GROUP_MS, `commit` and `rollback` end it. Without a store that
- * offers write groups, each pass commits on its own and these do nothing.
- */
-function groupedCommits(store: Store | undefined) {
-  let group: ReturnType<NonNullable<Store["writeGroup"]>> | undefined;
-  let openedAt = 0;
-  const end = async (how: "commit" | "rollback") => {
-    const g = group;
-    group = undefined;
-    await g?.[how]();
-  };
-  return {
-    open() {
-      if (!store?.writeGroup || group) return;
-      group = store.writeGroup();
-      openedAt = performance.now();
-    },
-    async due() {
-      if (group && performance.now() - openedAt >= GROUP_MS) await end("commit");
-    },
-    commit: () => end("commit"),
-    rollback: () => end("rollback"),
-  };
-}

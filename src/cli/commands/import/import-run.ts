@@ -14,7 +14,7 @@ import { KINDS, type ImportKind } from "./import-kinds.js";
 import { ImportLedger, type ImportCounts, type ImportProgress } from "./import-ledger.js";
 import { setUpImport, type ImportOptions, type ImportStart } from "./import-setup.js";
 import { WindowWork, prepareWindow } from "./window-work.js";
-import { writeGroupsOf, type WriteGroup } from "../../../engine/write-groups.js";
+import { GroupedCommits, writeGroupsOf } from "../../../engine/write-groups.js";
 
 export type { ImportCounts, ImportProgress };
 
@@ -116,18 +116,12 @@ async function runFrom(service: DdsService, opts: ImportOptions, start: ImportSt
   const progress = showProgress?.(start.size);
   const ledger = new ImportLedger(opts, start, rejects, progress, spec.contextOf !== undefined);
   // Locally, batches commit in groups; the checkpoint follows each group's commit.
-  const writeGroups = opts.dryRun ? undefined : writeGroupsOf(service);
-  const grouped = writeGroups !== undefined;
-  let group: WriteGroup | undefined;
-  let groupStarted = performance.now();
+  const groups = new GroupedCommits(opts.dryRun ? undefined : writeGroupsOf(service), GROUP_MS);
+  const grouped = groups.enabled;
   ledger.deferred = grouped;
   // A group opens with the first batch after the last one closed, so an idle input (a
   // slow pipe) holds no write lock and leaves nothing uncommitted.
-  const openGroup = () => {
-    if (!grouped || group) return;
-    group = writeGroups!();
-    groupStarted = performance.now();
-  };
+  const openGroup = () => groups.begin();
   /** The heap as the last collection left it. */
   let live = 0;
   const afterCommit = () => {
@@ -144,8 +138,7 @@ async function runFrom(service: DdsService, opts: ImportOptions, start: ImportSt
   let lost = false;
   const commitGroup = () => {
     if (!grouped || committing || lost) return;
-    const closing = group;
-    group = undefined;
+    const closing = groups.take();
     // A failed commit throws (or rejects) before the checkpoint moves: the lines stay to be sent again.
     let done: void | Promise<void> | undefined;
     try {
@@ -167,7 +160,7 @@ async function runFrom(service: DdsService, opts: ImportOptions, start: ImportSt
   };
   /** Engine calls running: a group commits only between calls, never cutting one in two. */
   let sending = 0;
-  const due = () => group !== undefined && sending === 0 && performance.now() - groupStarted >= GROUP_MS;
+  const due = () => sending === 0 && groups.isDue();
   // While the input keeps the reader waiting, the open group commits on time all the same.
   const idle = grouped
     ? setInterval(() => {
