@@ -46,7 +46,10 @@ export async function migratePostgres(client: postgres.Sql, location: string, ap
       await tx.unsafe(schemaSql("postgres", TABLES));
       await tx.unsafe("INSERT INTO settings (name, value) VALUES ('cursor_key', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''))");
     } else {
-      for (let i = now; i < known; i++) await MIGRATIONS[i].apply(tx, progress);
+      for (let i = now; i < known; i++) {
+        await MIGRATIONS[i].apply(tx, progress);
+        if (MIGRATIONS[i].buildsLatest) break;
+      }
     }
     if (row) await tx.unsafe("UPDATE dds_schema SET version = $1", [known]);
     else await tx.unsafe("INSERT INTO dds_schema (version) VALUES ($1)", [known]);

@@ -8,6 +8,10 @@ import { TABLES } from "./tables.js";
  * same steps in its own SQL, from the declaration itself. The schema test upgrades every
  * released database and compares it with the declaration, so a step that is missing or
  * wrong fails the suite. A step that moves data may give each engine's SQL (`sql`).
+ *
+ * A database of an earlier schema than the compact one is rebuilt by the compact-keys
+ * migration straight into the declared schema, and skips these (`buildsLatest`): a step
+ * that renames a column must therefore also rename it in that migration's copy statements.
  */
 export type SchemaStep =
   | { addColumn: { table: string; column: string } }

@@ -242,7 +242,10 @@ function migrate(raw: Database.Database, path: string, progress?: OnMigrationPro
         // The key that signs list cursors: random per database (see settings-repo.ts).
         raw.exec("INSERT INTO settings (name, value) VALUES ('cursor_key', lower(hex(randomblob(32))))");
       } else {
-        for (let i = now; i < known; i++) MIGRATIONS[i].apply(raw, progress);
+        for (let i = now; i < known; i++) {
+          MIGRATIONS[i].apply(raw, progress);
+          if (MIGRATIONS[i].buildsLatest) break;
+        }
       }
       raw.pragma(`user_version = ${known}`);
       return now;

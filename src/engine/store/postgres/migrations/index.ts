@@ -8,6 +8,12 @@ import { migrationSql, SHARED_MIGRATIONS } from "../../schema/changes.js";
 export interface Migration {
   name: string;
   apply(tx: postgres.TransactionSql, progress?: OnMigrationProgress): Promise<unknown>;
+  /**
+   * The migration builds the declared schema itself (the compact-keys rebuild creates every
+   * table from schema/tables.ts): the shared migrations after it are then already in effect,
+   * and a database it upgraded goes straight to the latest version.
+   */
+  buildsLatest?: boolean;
 }
 
 /**
@@ -18,7 +24,7 @@ export interface Migration {
  */
 export const MIGRATIONS: readonly Migration[] = [
   { name: "0001-initial", apply: (tx) => tx.unsafe(initial) },
-  { name: "0002-compact-keys", apply: compactKeys },
+  { name: "0002-compact-keys", apply: compactKeys, buildsLatest: true },
   // From here on each migration is written once for both engines (schema/changes.ts).
   ...SHARED_MIGRATIONS.map((m): Migration => ({ name: m.name, apply: (tx) => tx.unsafe(migrationSql("postgres", m)) })),
 ];

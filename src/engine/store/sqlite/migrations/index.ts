@@ -11,6 +11,12 @@ import { migrationSql, SHARED_MIGRATIONS } from "../../schema/changes.js";
 export interface Migration {
   name: string;
   apply(raw: Database.Database, progress?: OnMigrationProgress): void;
+  /**
+   * The migration builds the declared schema itself (the compact-keys rebuild creates every
+   * table from schema/tables.ts): the shared migrations after it are then already in effect,
+   * and a database it upgraded goes straight to the latest version.
+   */
+  buildsLatest?: boolean;
 }
 
 const text = (name: string, sql: string): Migration => ({ name, apply: (raw) => raw.exec(sql) });
@@ -27,7 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   text("0002-hardening", hardening),
   text("0003-claim-token", claimToken),
   text("0004-lean-evidence-indexes", leanEvidenceIndexes),
-  { name: "0005-compact-keys", apply: compactKeys },
+  { name: "0005-compact-keys", apply: compactKeys, buildsLatest: true },
   // From here on each migration is written once for both engines (schema/changes.ts).
   ...SHARED_MIGRATIONS.map((m): Migration => ({ name: m.name, apply: (raw) => raw.exec(migrationSql("sqlite", m)) })),
 ];
