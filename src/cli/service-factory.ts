@@ -22,11 +22,9 @@ export interface OpenServiceOptions {
 export async function openService(target: Target, options: OpenServiceOptions): Promise<DdsService> {
   if (target.mode === "local") {
     // Lazy: the engine requires the SQLite addon on load; --help, --remote and local-free commands never pay for it.
-    const { openApp } = await import("../engine/app.js");
+    const { openLocalEngine } = await import("../engine/local-engine.js");
     // The CLI is the database's only user in this process: a drain commits its passes together.
-    const app = await openApp({ location: target.db, env: options.env, pipeline: { groupPasses: true }, onMigrationProgress: options.onMigrationProgress });
-    // Closing the service closes the application (and its store) with it.
-    return { ...app.engine({ workspace: target.workspace }), close: () => app.close() };
+    return openLocalEngine({ db: target.db, workspace: target.workspace, env: options.env, pipeline: { groupPasses: true }, onMigrationProgress: options.onMigrationProgress });
   }
   if (!target.token) {
     throw errors.usage(

@@ -28,15 +28,22 @@ export interface Background {
   stop(): Promise<void>;
 }
 
-/** A refusal of a database that is away is not logged one by one: the store reports the outage once, and its end. */
-const isUnavailable = (err: unknown) => (err as { code?: unknown } | null)?.code === "database_unavailable";
+/**
+ * A failure of background work as one `error` line of `event` (never a stack), on the log
+ * current when it happens. A refusal of a database that is away is not logged one by one:
+ * the store reports the outage once, and its end.
+ */
+export function reportFailure(log: () => EventLog | undefined, event: string): (err: unknown) => void {
+  return (err) => {
+    if ((err as { code?: unknown } | null)?.code === "database_unavailable") return;
+    log()?.event(event, { error: err instanceof Error ? err.message : String(err) }, "error");
+  };
+}
 
 /** Starts the application's background work over `store` (see App.start); resolves once secrets are sealed. */
 export async function startBackground(store: Store, keys: { secrets: SecretBox; env: AppEnv }, options: BackgroundOptions): Promise<Background> {
   const { log } = options;
-  const report = (event: string) => (err: unknown) => {
-    if (!isUnavailable(err)) log?.event(event, { error: err instanceof Error ? err.message : String(err) }, "error");
-  };
+  const report = (event: string) => reportFailure(() => log, event);
   if (options.sealSecrets) {
     // A database from before secrets were encrypted: seal what it kept in clear text.
     await sealClearSecrets(store, keys.env).catch(report("secret_sealing_error"));

@@ -1,5 +1,5 @@
 import type { AppEnv, EventLog } from "./app-types.js";
-import { startBackground, type Background, type BackgroundOptions } from "./app-background.js";
+import { reportFailure, startBackground, type Background, type BackgroundOptions } from "./app-background.js";
 import { createAuthenticator, type Authenticator, type Principal } from "./auth/index.js";
 import { createLocalEngine, type LocalEngine } from "./local-engine.js";
 import type { PipelineOptions } from "./pipeline/worker.js";
@@ -97,7 +97,6 @@ export function appOver(store: Store, options: { env: AppEnv; pipeline?: Pipelin
   let idempotency: IdempotencyRepo | undefined;
   let owner: ProcessOwner | undefined | null = null;
   const running = new Set<Background>();
-  const report = (event: string) => (err: unknown) => log?.event(event, { error: err instanceof Error ? err.message : String(err) }, "error");
   const engine = (key: string, workspace: string, actor: string | undefined): LocalEngine => {
     let made = engines.get(key);
     if (!made) {
@@ -113,7 +112,7 @@ export function appOver(store: Store, options: { env: AppEnv; pipeline?: Pipelin
     secrets,
     get auth() {
       // Touching a token's last use is bookkeeping: a failure is logged, never the request's.
-      return (auth ??= createAuthenticator(store, { onError: report("token_touch_error") }));
+      return (auth ??= createAuthenticator(store, { onError: reportFailure(() => log, "token_touch_error") }));
     },
     get idempotency() {
       return (idempotency ??= createIdempotencyRepo(store));

@@ -5,7 +5,7 @@
  */
 export { appOver, openApp, type Actor, type App, type Backlog, type OpenAppOptions } from "./app.js";
 export type { Activity, AppEnv, EventLevel, EventLog } from "./app-types.js";
-export type { Background, BackgroundOptions } from "./app-background.js";
+export { reportFailure, type Background, type BackgroundOptions } from "./app-background.js";
 export { hasScope, type Authenticator, type Principal } from "./auth/index.js";
 export type { LocalEngine } from "./local-engine.js";
 export type { WorkerOptions } from "./pipeline/pipeline-runner.js";

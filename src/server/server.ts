@@ -3,10 +3,9 @@ import { randomUUID } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DdsError } from "../contract/errors.js";
-import type { App, Background, PipelineObserver, WebhookDispatcherOptions, WorkerOptions } from "../engine/index.js";
+import { reportFailure, type App, type Background, type PipelineObserver, type WebhookDispatcherOptions, type WorkerOptions } from "../engine/index.js";
 import { appEngines, createApp } from "./app.js";
 import { guardBareAnswers, HTTP_SERVER_OPTIONS, lacksHost, refuseMissingHost } from "./bare-answers.js";
-import { isDatabaseUnavailable } from "./problem.js";
 import { createReadLane } from "./read-lane.js";
 import type { IdempotencyOptions } from "./idempotency.js";
 import { createMetrics, type ServerMetrics } from "./metrics.js";
@@ -76,16 +75,6 @@ export interface RunningServer {
 }
 
 const stderrLog: LogFn = (line) => process.stderr.write(`${line}\n`);
-
-/**
- * A log line for a background failure (never a stack). Refusals of a database that is away
- * are not logged one by one: the store reports the outage, once, and its end.
- */
-function logError(logger: ServerLogger, event: string) {
-  return (err: unknown) => {
-    if (!isDatabaseUnavailable(err)) logger.event(event, { error: err instanceof Error ? err.message : String(err) }, "error");
-  };
-}
 
 /**
  * The HTTP server of `ddsctl serve`: the API app, the pipeline worker, the webhook
@@ -186,7 +175,7 @@ function listenerError(err: unknown, logger: ServerLogger): Response {
   const problem = badRequest
     ? new DdsError("invalid_request", `malformed request target: ${err.message}`).toProblem()
     : new DdsError("internal_error", "the server failed to process the request; it has been logged").toProblem();
-  if (!badRequest) logError(logger, "request_error")(err);
+  if (!badRequest) reportFailure(() => logger, "request_error")(err);
   return new Response(JSON.stringify(problem), { status: problem.status, headers: { "content-type": "application/problem+json", "x-request-id": randomUUID() } });
 }
 
