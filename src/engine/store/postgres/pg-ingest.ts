@@ -27,6 +27,23 @@ async function inChunks<T>(rows: readonly T[], fn: (chunk: readonly T[]) => Prom
   await Promise.all(writes);
 }
 
+/**
+ * Inserts new rows outside a write group: their keys taken from the table's sequence first
+ * (beside the workspace's key), set on the rows, then multi-row INSERTs in chunks.
+ */
+async function insertKeyed<R extends { key?: number }>(
+  db: Sql,
+  workspace: string,
+  table: "records" | "contributions",
+  rows: readonly R[],
+  sql: { head: string; values: string },
+  paramsOf: (row: R, workspaceKey: number | undefined) => unknown[],
+): Promise<void> {
+  const [ws, keys] = await Promise.all([workspaceKey(db, workspace), newKeys(db, table, rows.length)]);
+  rows.forEach((r, i) => (r.key = keys[i]));
+  await inChunks(rows, (chunk) => db.run(rowsSql(sql.head, sql.values, chunk.length), chunk.flatMap((r) => paramsOf(r, ws))));
+}
+
 const RECORD_INSERT = "INSERT INTO records (id, uuid, workspace_id, context_id, model_id, identity_key, created_by, created_at, updated_at) VALUES ";
 const RECORD_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
 const CONTRIBUTION_INSERT = `INSERT INTO contributions (id, uuid, workspace_id, record_id, source_id, source_type, data, field_confidences, status, supersedes,
@@ -127,29 +144,19 @@ export const pgIngest: IngestStore = {
     const buffer = held(db);
     if (buffer) return buffer.addRecords(await workspaceKey(db, workspace), rows);
     const d = db.dialect;
-    const [ws, keys] = await Promise.all([workspaceKey(db, workspace), newKeys(db, "records", rows.length)]);
-    rows.forEach((r, i) => (r.key = keys[i]));
-    await inChunks(rows, (chunk) => {
-      const params: unknown[] = [];
-      for (const r of chunk) params.push(r.key, d.uuid(r.id), ws, r.contextKey, r.modelKey, r.identityKey, r.createdBy, d.time(r.now), d.time(r.now));
-      return db.run(rowsSql(RECORD_INSERT, RECORD_VALUES, chunk.length), params);
-    });
+    await insertKeyed(db, workspace, "records", rows, { head: RECORD_INSERT, values: RECORD_VALUES }, (r, ws) => [
+      r.key, d.uuid(r.id), ws, r.contextKey, r.modelKey, r.identityKey, r.createdBy, d.time(r.now), d.time(r.now),
+    ]);
   },
   async insertContributions(db, workspace, rows) {
     if (rows.length === 0) return;
     const buffer = held(db);
     if (buffer) return buffer.addContributions(await workspaceKey(db, workspace), rows);
     const d = db.dialect;
-    const [ws, keys] = await Promise.all([workspaceKey(db, workspace), newKeys(db, "contributions", rows.length)]);
-    rows.forEach((r, i) => (r.key = keys[i]));
-    await inChunks(rows, (chunk) => {
-      const params: unknown[] = [];
-      for (const c of chunk) {
-        params.push(c.key, d.uuid(c.id), ws, c.recordKey, c.sourceId, c.sourceType, c.data, c.fieldConfidences, c.status,
-          c.supersedesRow?.key ?? c.supersedesKey, c.observedAt, d.time(c.receivedAt), c.createdBy);
-      }
-      return db.run(rowsSql(CONTRIBUTION_INSERT, CONTRIBUTION_VALUES, chunk.length), params);
-    });
+    await insertKeyed(db, workspace, "contributions", rows, { head: CONTRIBUTION_INSERT, values: CONTRIBUTION_VALUES }, (c, ws) => [
+      c.key, d.uuid(c.id), ws, c.recordKey, c.sourceId, c.sourceType, c.data, c.fieldConfidences, c.status,
+      c.supersedesRow?.key ?? c.supersedesKey, c.observedAt, d.time(c.receivedAt), c.createdBy,
+    ]);
   },
   async markSuperseded(db, keys) {
     if (keys.length === 0) return;
