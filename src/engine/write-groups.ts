@@ -34,11 +34,6 @@ export class GroupedCommits {
     return this.start !== undefined;
   }
 
-  /** Whether a group is open. */
-  get open(): boolean {
-    return this.group !== undefined;
-  }
-
   /** Opens a group unless one is open (or groups are off). */
   begin(): void {
     if (!this.start || this.group) return;
