@@ -85,14 +85,15 @@ export async function openApp(options: OpenAppOptions): Promise<App> {
 }
 
 /**
- * The application over a store already open (a test that prepared one, `ddsctl migrate`'s
- * store); the store is closed with the app only when `ownsStore` says so.
+ * The application over a store already open (a test that prepared one); the store is
+ * closed with the app only when `ownsStore` says so.
  */
-export function appOver(store: Store, options: { env: AppEnv; pipeline?: PipelineOptions; ownsStore?: boolean; log?: EventLog }): App {
+export function appOver(store: Store, options: { env: AppEnv; pipeline?: PipelineOptions; ownsStore?: boolean }): App {
   const { env } = options;
   const secrets = secretBoxFor(store, env);
   const engines = new Map<string, LocalEngine>();
-  let log: EventLog | undefined = options.log;
+  // Where background failures go: the log the latest start() was given.
+  let log: EventLog | undefined;
   let auth: Authenticator | undefined;
   let idempotency: IdempotencyRepo | undefined;
   let owner: ProcessOwner | undefined | null = null;
