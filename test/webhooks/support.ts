@@ -58,7 +58,7 @@ export function logDeliveryResults(raw: Database.Database): void {
     CREATE TABLE delivery_results (seq INTEGER PRIMARY KEY, id INTEGER, status TEXT, attempts INTEGER, next_attempt_at INTEGER, last_status_code INTEGER, last_error TEXT, at INTEGER);
     CREATE TRIGGER delivery_results_log AFTER UPDATE ON webhook_deliveries WHEN NEW.attempts = OLD.attempts BEGIN
       INSERT INTO delivery_results (id, status, attempts, next_attempt_at, last_status_code, last_error, at)
-      VALUES (NEW.id, NEW.status, NEW.attempts, NEW.next_attempt_at, NEW.last_status_code, NEW.last_error, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
+      VALUES (NEW.id, NEW.status, NEW.attempts, NEW.next_attempt_at, NEW.last_status_code, NEW.last_error, CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER));
     END;`);
 }
 
