@@ -5,14 +5,14 @@ import type { ArgDefs, ArgsOf } from "./core/args.js";
 import type { CommandDefinition, GlobalFlags } from "./core/define-command.js";
 import { processIO, type CliIO } from "./core/io.js";
 import { canonicalNoun } from "./core/aliases.js";
-import { attachCommand, GLOBAL_OPTIONS, TOPICS } from "./core/program.js";
+import { attachCommand, attachGroup, GLOBAL_OPTIONS, TOPICS } from "./core/program.js";
 import { isFormatArg } from "./core/shared-args.js";
 import { asksForJson, HELP_AFTER_ERROR, parseProblem } from "./core/parse-errors.js";
 import { EXIT_INTERRUPTED } from "./exit-codes.js";
 import { Output, type Format } from "./output/output.js";
 import { jqRefusal } from "./output/jq-filter.js";
 import { packageVersion } from "./package-root.js";
-import { COMMANDS } from "./registry.js";
+import { COMMAND_INDEX, loadCommands, type CommandEntry } from "./registry.js";
 import { sharedContextNames } from "../portable/names/resolve-ref.js";
 
 
@@ -30,29 +30,49 @@ type Run = (def: CommandDefinition, values: Record<string, unknown>, flags: Glob
 /** Global options followed by a value (`--local` takes one when the next word is not a flag). */
 const OPTION_TAKES_VALUE = new Set(["--remote", "--token", "--profile", "--local", "--database", "--jq", "--workspace"]);
 
-/** The first word of the command line that is not an option or an option's value. */
-function firstWord(argv: string[]): string | undefined {
+/** The words of the command line that are not options or options' values. */
+function positionalWords(argv: string[]): string[] {
+  const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (!a.startsWith("-")) return a;
-    if (OPTION_TAKES_VALUE.has(a) && argv[i + 1] !== undefined && !argv[i + 1].startsWith("-")) i++;
+    if (a === "--") break;
+    if (!a.startsWith("-")) words.push(a);
+    else if (OPTION_TAKES_VALUE.has(a) && argv[i + 1] !== undefined && !argv[i + 1].startsWith("-")) i++;
   }
-  return undefined;
+  return words;
 }
+
+/** A command to register, or a command group shown by its name and description only. */
+type Slot = CommandDefinition | { group: string };
+
+const firstWordOf = (e: CommandEntry) => e.command.split(" ")[0];
 
 /**
- * The commands to register for this command line: those under its first word when it
- * names a command (building the others' options is most of what start-up costs besides
- * loading code), else all of them, for help and "unknown command".
+ * What to register for this command line: the commands under its first word (or the word
+ * after `help`) when it names a command, else the top-level commands and each group by name
+ * only, for the top-level help and "unknown command". Only those commands' files load:
+ * loading and building the others is most of what start-up would cost.
  */
-function commandsFor(argv: string[]): CommandDefinition[] {
-  const word = firstWord(argv);
+async function commandsFor(argv: string[]): Promise<Slot[]> {
+  const words = positionalWords(argv);
+  const word = words[0] === "help" ? words[1] : words[0];
   const first = word === undefined ? undefined : canonicalNoun(word);
-  const mine = first === undefined ? [] : COMMANDS.filter((c) => c.command === first || c.command.startsWith(`${first} `));
-  return mine.length > 0 ? mine : COMMANDS;
+  const mine = COMMAND_INDEX.filter((e) => !e.command.startsWith("__") && firstWordOf(e) === first);
+  if (mine.length > 0) return loadCommands(mine);
+  const groups = new Set<string>();
+  const slots: (CommandEntry | { group: string })[] = [];
+  for (const e of COMMAND_INDEX) {
+    const noun = firstWordOf(e);
+    if (e.command.startsWith("__")) continue;
+    if (e.command === noun) slots.push(e);
+    else if (!groups.has(noun)) slots.push({ group: noun }), groups.add(noun);
+  }
+  const defs = await loadCommands(slots.filter((s): s is CommandEntry => "load" in s));
+  let next = 0;
+  return slots.map((s) => ("load" in s ? defs[next++] : s));
 }
 
-function buildProgram(io: CliIO, run: Run, argv: string[]): Command {
+function buildProgram(io: CliIO, run: Run, argv: string[], slots: Slot[]): Command {
   // Under --json a parse error is a problem object (written by `report`), not commander's lines.
   const json = asksForJson(argv);
   const program = new Command("ddsctl")
@@ -73,7 +93,10 @@ function buildProgram(io: CliIO, run: Run, argv: string[]): Command {
     "after",
     "\nExamples:\n  $ npx ddsctl demo\n  $ npx ddsctl models list -o wide\n  $ DDS_DB=/tmp/x.db npx ddsctl contexts create --name case-1 --json\n  $ npx ddsctl --database postgres://dds@db.internal/dds serve --host 0.0.0.0\n",
   );
-  for (const def of commandsFor(argv)) attachCommand(program, def, (d, values, cmd) => run(d, values, cmd.optsWithGlobals()));
+  for (const slot of slots) {
+    if ("group" in slot) attachGroup(program, slot.group);
+    else attachCommand(program, slot, (d, values, cmd) => run(d, values, cmd.optsWithGlobals()));
+  }
   // `help` joins the last topic instead of a heading of its own.
   program.commandsGroup(TOPICS.completion).helpCommand(true);
   return program;
@@ -114,9 +137,9 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
 
   try {
     // The completion helper takes the typed words raw: `--fi` is a word to complete there.
-    const complete = argv[0] === "__complete" ? COMMANDS.find((c) => c.command === "__complete") : undefined;
-    if (complete) await run(complete, { words: argv.slice(1) }, {});
-    else await buildProgram(io, run, argv).parseAsync(argv, { from: "user" });
+    const complete = argv[0] === "__complete" ? COMMAND_INDEX.find((c) => c.command === "__complete") : undefined;
+    if (complete) await run((await complete.load()).default, { words: argv.slice(1) }, {});
+    else await buildProgram(io, run, argv, await commandsFor(argv)).parseAsync(argv, { from: "user" });
   } catch (err) {
     state.exitCode = report(err, out, io);
   } finally {

@@ -1,151 +1,95 @@
 import type { CommandDefinition } from "./core/define-command.js";
-import apply from "./commands/apply/apply.js";
-import demo from "./commands/demo/demo.js";
-import seed from "./commands/seed/seed.js";
-import wait from "./commands/wait/wait.js";
-import init from "./commands/init/init.js";
-import login from "./commands/login/login.js";
-import profilesList from "./commands/profiles/list.js";
-import profilesRemove from "./commands/profiles/remove.js";
-import profilesUse from "./commands/profiles/use.js";
-import contextsCreate from "./commands/contexts/create.js";
-import contextsDelete from "./commands/contexts/delete.js";
-import contextsGet from "./commands/contexts/get.js";
-import contextsList from "./commands/contexts/list.js";
-import contextsStatus from "./commands/contexts/status.js";
-import contextsUpdate from "./commands/contexts/update.js";
-import contributionsAdd from "./commands/contributions/add.js";
-import contributionsGet from "./commands/contributions/get.js";
-import contributionsList from "./commands/contributions/list.js";
-import evaluationsList from "./commands/evaluations/list.js";
-import fieldsAdd from "./commands/fields/add.js";
-import fieldsDelete from "./commands/fields/delete.js";
-import fieldsGet from "./commands/fields/get.js";
-import fieldsList from "./commands/fields/list.js";
-import fieldsUpdate from "./commands/fields/update.js";
-import modelsCreate from "./commands/models/create.js";
-import modelsDelete from "./commands/models/delete.js";
-import modelsGet from "./commands/models/get.js";
-import modelsList from "./commands/models/list.js";
-import modelsStatus from "./commands/models/status.js";
-import modelsUpdate from "./commands/models/update.js";
-import pipelineRun from "./commands/pipeline/run.js";
-import pipelineStatus from "./commands/pipeline/status.js";
-import recordsDelete from "./commands/records/delete.js";
-import recordsExplain from "./commands/records/explain.js";
-import recordsGet from "./commands/records/get.js";
-import recordsList from "./commands/records/list.js";
-import recordsUpdate from "./commands/records/update.js";
-import relationshipsList from "./commands/relationships/list.js";
-import relationshipsRemove from "./commands/relationships/remove.js";
-import rulesCreate from "./commands/rules/create.js";
-import rulesDelete from "./commands/rules/delete.js";
-import rulesGet from "./commands/rules/get.js";
-import rulesList from "./commands/rules/list.js";
-import rulesStatus from "./commands/rules/status.js";
-import rulesUpdate from "./commands/rules/update.js";
-import rulesDeps from "./commands/rules/deps.js";
-import rulesEval from "./commands/rules/eval.js";
-import rulesTest from "./commands/rules/test.js";
-import traceDiff from "./commands/trace/diff.js";
-import trace from "./commands/trace/trace.js";
-import webhooksCreate from "./commands/webhooks/create.js";
-import webhooksDelete from "./commands/webhooks/delete.js";
-import webhooksDeliveries from "./commands/webhooks/deliveries.js";
-import webhooksGet from "./commands/webhooks/get.js";
-import webhooksList from "./commands/webhooks/list.js";
-import webhooksEnable from "./commands/webhooks/enable.js";
-import webhooksDisable from "./commands/webhooks/disable.js";
-import webhooksRedeliver from "./commands/webhooks/redeliver.js";
-import webhooksRecover from "./commands/webhooks/recover.js";
-import migrate from "./commands/migrate/migrate.js";
-import serve from "./commands/serve/serve.js";
-import studio from "./commands/studio/studio.js";
-import tokensCreate from "./commands/tokens/create.js";
-import tokensList from "./commands/tokens/list.js";
-import tokensRevoke from "./commands/tokens/revoke.js";
-import secretsRotate from "./commands/secrets/rotate.js";
-import importCommand from "./commands/import/import.js";
-import exportCommand from "./commands/export/export.js";
-import completion from "./commands/completion/completion.js";
-import complete from "./commands/completion/complete.js";
-import version from "./commands/version/version.js";
+
+/** A command by its words, and how to load its definition. */
+export interface CommandEntry {
+  /** The command's words, as its definition spells them (`contexts list`). */
+  command: string;
+  load: () => Promise<{ default: CommandDefinition }>;
+}
 
 /**
  * Every command, in the order --help lists them. A new command is one file and one line
- * here (`migrate`, `studio` and `secrets rotate` join the same way).
+ * here. Each is loaded when the command line needs it (dynamic import, for start-up: a
+ * command loads its own code only, and `--help` the top-level commands' only), so the
+ * command's words are written here as well as in its file; test/cli/help.test.ts holds the
+ * two equal.
  */
-export const COMMANDS: CommandDefinition[] = [
-  modelsCreate,
-  modelsList,
-  modelsGet,
-  modelsUpdate,
-  modelsStatus,
-  modelsDelete,
-  fieldsList,
-  fieldsGet,
-  fieldsAdd,
-  fieldsUpdate,
-  fieldsDelete,
-  contextsCreate,
-  contextsList,
-  contextsGet,
-  contextsUpdate,
-  contextsStatus,
-  contextsDelete,
-  contributionsAdd,
-  contributionsList,
-  contributionsGet,
-  recordsList,
-  recordsGet,
-  recordsExplain,
-  recordsUpdate,
-  recordsDelete,
-  relationshipsList,
-  relationshipsRemove,
-  rulesCreate,
-  rulesList,
-  rulesGet,
-  rulesUpdate,
-  rulesStatus,
-  rulesDelete,
-  evaluationsList,
-  trace,
-  pipelineRun,
-  pipelineStatus,
-  webhooksCreate,
-  webhooksList,
-  webhooksGet,
-  webhooksDelete,
-  webhooksEnable,
-  webhooksDisable,
-  webhooksDeliveries,
-  webhooksRedeliver,
-  webhooksRecover,
-  serve,
-  migrate,
-  studio,
-  tokensCreate,
-  tokensList,
-  tokensRevoke,
-  secretsRotate,
-  rulesEval,
-  rulesTest,
-  rulesDeps,
+export const COMMAND_INDEX: CommandEntry[] = [
+  { command: "models create", load: () => import("./commands/models/create.js") },
+  { command: "models list", load: () => import("./commands/models/list.js") },
+  { command: "models get", load: () => import("./commands/models/get.js") },
+  { command: "models update", load: () => import("./commands/models/update.js") },
+  { command: "models status", load: () => import("./commands/models/status.js") },
+  { command: "models delete", load: () => import("./commands/models/delete.js") },
+  { command: "fields list", load: () => import("./commands/fields/list.js") },
+  { command: "fields get", load: () => import("./commands/fields/get.js") },
+  { command: "fields add", load: () => import("./commands/fields/add.js") },
+  { command: "fields update", load: () => import("./commands/fields/update.js") },
+  { command: "fields delete", load: () => import("./commands/fields/delete.js") },
+  { command: "contexts create", load: () => import("./commands/contexts/create.js") },
+  { command: "contexts list", load: () => import("./commands/contexts/list.js") },
+  { command: "contexts get", load: () => import("./commands/contexts/get.js") },
+  { command: "contexts update", load: () => import("./commands/contexts/update.js") },
+  { command: "contexts status", load: () => import("./commands/contexts/status.js") },
+  { command: "contexts delete", load: () => import("./commands/contexts/delete.js") },
+  { command: "contributions add", load: () => import("./commands/contributions/add.js") },
+  { command: "contributions list", load: () => import("./commands/contributions/list.js") },
+  { command: "contributions get", load: () => import("./commands/contributions/get.js") },
+  { command: "records list", load: () => import("./commands/records/list.js") },
+  { command: "records get", load: () => import("./commands/records/get.js") },
+  { command: "records explain", load: () => import("./commands/records/explain.js") },
+  { command: "records update", load: () => import("./commands/records/update.js") },
+  { command: "records delete", load: () => import("./commands/records/delete.js") },
+  { command: "relationships list", load: () => import("./commands/relationships/list.js") },
+  { command: "relationships remove", load: () => import("./commands/relationships/remove.js") },
+  { command: "rules create", load: () => import("./commands/rules/create.js") },
+  { command: "rules list", load: () => import("./commands/rules/list.js") },
+  { command: "rules get", load: () => import("./commands/rules/get.js") },
+  { command: "rules update", load: () => import("./commands/rules/update.js") },
+  { command: "rules status", load: () => import("./commands/rules/status.js") },
+  { command: "rules delete", load: () => import("./commands/rules/delete.js") },
+  { command: "evaluations list", load: () => import("./commands/evaluations/list.js") },
+  { command: "trace", load: () => import("./commands/trace/trace.js") },
+  { command: "pipeline run", load: () => import("./commands/pipeline/run.js") },
+  { command: "pipeline status", load: () => import("./commands/pipeline/status.js") },
+  { command: "webhooks create", load: () => import("./commands/webhooks/create.js") },
+  { command: "webhooks list", load: () => import("./commands/webhooks/list.js") },
+  { command: "webhooks get", load: () => import("./commands/webhooks/get.js") },
+  { command: "webhooks delete", load: () => import("./commands/webhooks/delete.js") },
+  { command: "webhooks enable", load: () => import("./commands/webhooks/enable.js") },
+  { command: "webhooks disable", load: () => import("./commands/webhooks/disable.js") },
+  { command: "webhooks deliveries", load: () => import("./commands/webhooks/deliveries.js") },
+  { command: "webhooks redeliver", load: () => import("./commands/webhooks/redeliver.js") },
+  { command: "webhooks recover", load: () => import("./commands/webhooks/recover.js") },
+  { command: "serve", load: () => import("./commands/serve/serve.js") },
+  { command: "migrate", load: () => import("./commands/migrate/migrate.js") },
+  { command: "studio", load: () => import("./commands/studio/studio.js") },
+  { command: "tokens create", load: () => import("./commands/tokens/create.js") },
+  { command: "tokens list", load: () => import("./commands/tokens/list.js") },
+  { command: "tokens revoke", load: () => import("./commands/tokens/revoke.js") },
+  { command: "secrets rotate", load: () => import("./commands/secrets/rotate.js") },
+  { command: "rules eval", load: () => import("./commands/rules/eval.js") },
+  { command: "rules test", load: () => import("./commands/rules/test.js") },
+  { command: "rules deps", load: () => import("./commands/rules/deps.js") },
   // After `trace`: it hangs below that command.
-  traceDiff,
-  apply,
-  seed,
-  wait,
-  demo,
-  init,
-  login,
-  profilesList,
-  profilesUse,
-  profilesRemove,
-  importCommand,
-  exportCommand,
-  completion,
-  version,
-  complete,
+  { command: "trace diff", load: () => import("./commands/trace/diff.js") },
+  { command: "apply", load: () => import("./commands/apply/apply.js") },
+  { command: "seed", load: () => import("./commands/seed/seed.js") },
+  { command: "wait", load: () => import("./commands/wait/wait.js") },
+  { command: "demo", load: () => import("./commands/demo/demo.js") },
+  { command: "init", load: () => import("./commands/init/init.js") },
+  { command: "login", load: () => import("./commands/login/login.js") },
+  { command: "profiles list", load: () => import("./commands/profiles/list.js") },
+  { command: "profiles use", load: () => import("./commands/profiles/use.js") },
+  { command: "profiles remove", load: () => import("./commands/profiles/remove.js") },
+  { command: "import", load: () => import("./commands/import/import.js") },
+  { command: "export", load: () => import("./commands/export/export.js") },
+  { command: "completion", load: () => import("./commands/completion/completion.js") },
+  { command: "version", load: () => import("./commands/version/version.js") },
+  { command: "__complete", load: () => import("./commands/completion/complete.js") },
 ];
+
+/** The definitions of `entries` (every command by default), in their order. */
+export async function loadCommands(entries: readonly CommandEntry[] = COMMAND_INDEX): Promise<CommandDefinition[]> {
+  return Promise.all(entries.map(async (e) => (await e.load()).default));
+}

@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOPICS } from "../../src/cli/core/program.js";
-import { COMMANDS } from "../../src/cli/registry.js";
+import { COMMAND_INDEX, loadCommands } from "../../src/cli/registry.js";
 import { ddsctlBinary, sandbox, type Sandbox } from "../helpers/cli.js";
 import { run } from "./support.js";
+
+const COMMANDS = await loadCommands();
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -62,6 +64,10 @@ describe("--help", () => {
     const r = await run(box, ["help"]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain("Usage: ddsctl");
+  });
+
+  it("the registry names each command as its file does (it loads the file only when needed)", () => {
+    expect(COMMANDS.map((c) => c.command)).toEqual(COMMAND_INDEX.map((e) => e.command));
   });
 
   it("every registered command is declared with a description and at least one example", () => {

@@ -14,8 +14,10 @@ function files(dir: string): string[] {
 
 /**
  * Every `await import()` in the CLI without a `// Lazy: <why>` comment on the line above (a
- * run of such imports on consecutive lines shares one). Every command module loads at
- * start-up (registry.ts), so an import is static unless start-up has a reason not to pay for it.
+ * run of such imports on consecutive lines shares one). The registry loads a command's file
+ * with its group's (`contexts list` loads every `contexts` command) and the top-level
+ * commands' for `--help`, so an import is static unless start-up has a reason not to pay for
+ * it. (The registry's own `() => import()` loaders are that reason, stated once in registry.ts.)
  */
 function unexplained(): { file: string; spec: string }[] {
   const found: { file: string; spec: string }[] = [];

@@ -114,6 +114,11 @@ function parentOf(program: Command, words: string[]): Command {
   return parent;
 }
 
+/** Registers the group `noun` (`contexts`) by its name, aliases and description, without its commands. */
+export function attachGroup(program: Command, noun: string): void {
+  parentOf(program, [noun]);
+}
+
 /** Registers one definition under `program`; `run` receives the handler's values. */
 export function attachCommand(program: Command, def: CommandDefinition, run: (def: CommandDefinition, values: Record<string, unknown>, cmd: Command) => Promise<void>): void {
   const words = def.command.split(" ");

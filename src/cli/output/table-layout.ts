@@ -10,8 +10,10 @@ const GAP = "   ";
 /** Columns are never cut below this (or their header's width, when smaller). */
 const MIN_WIDTH = 6;
 
-// Grapheme clusters: a flag or a family emoji is one symbol, cut whole or not at all.
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// Grapheme clusters: a flag or a family emoji is one symbol, cut whole or not at all. Made
+// on first use: creating a segmenter loads ICU's break rules (~10 ms), which most commands,
+// whose cells fit, never need.
+let graphemes: Intl.Segmenter | undefined;
 
 /**
  * The columns `text` takes in a terminal: 2 for CJK and emoji, 0 for combining marks,
@@ -27,6 +29,7 @@ export function truncate(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   let kept = "";
   let used = 0;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
   for (const { segment } of graphemes.segment(text)) {
     const w = displayWidth(segment);
     if (used + w > width - 1) break;

@@ -6,9 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOUN_ALIASES, VERB_ALIASES } from "../../../src/cli/core/aliases.js";
 import { outputArgs } from "../../../src/cli/core/shared-args.js";
-import { COMMANDS } from "../../../src/cli/registry.js";
+import { loadCommands } from "../../../src/cli/registry.js";
 import { ddsctl, sandbox, type Sandbox } from "../../helpers/cli.js";
 import { createContext, createModel, expectProblem, messages, ok, run, uniq } from "../support.js";
+
+const COMMANDS = await loadCommands();
 
 let box: Sandbox;
 let model: string;

@@ -6,9 +6,11 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMMANDS } from "../../../src/cli/registry.js";
+import { loadCommands } from "../../../src/cli/registry.js";
 import { sandbox, type Sandbox } from "../../helpers/cli.js";
 import { expectErrorLine, ok, run, uniq } from "../support.js";
+
+const COMMANDS = await loadCommands();
 
 let box: Sandbox;
 beforeAll(() => {

@@ -2,9 +2,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isFormatArg } from "../../../src/cli/core/shared-args.js";
-import { COMMANDS } from "../../../src/cli/registry.js";
+import { loadCommands } from "../../../src/cli/registry.js";
 import { sandbox, type Sandbox } from "../../helpers/cli.js";
 import { createContext, expectProblem, messages, run, uniq } from "../support.js";
+
+const COMMANDS = await loadCommands();
 
 // -o is the output format on every command; a format a command cannot print, and any
 // other mistake on the command line, is a usage error (exit 2), a problem object under --json.

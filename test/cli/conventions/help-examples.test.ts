@@ -6,9 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIST_SPECS } from "../../../src/contract/list-query.js";
-import { COMMANDS } from "../../../src/cli/registry.js";
+import { loadCommands } from "../../../src/cli/registry.js";
 import { sandbox, type Sandbox } from "../../helpers/cli.js";
 import { createModel, ok, run, setStatus } from "../support.js";
+
+const COMMANDS = await loadCommands();
 
 let box: Sandbox;
 const ids: Record<string, string> = {};

@@ -31,8 +31,9 @@ export default defineCommand({
   args: { words: { type: "strings", positional: true, description: "the words after ddsctl; the last is the one being completed" } },
   hidden: true,
   async handler(args, ctx) {
-    // Lazy: registry.ts imports this command, so a static import would be a cycle.
-    const { COMMANDS } = await import("../../registry.js");
+    // Lazy: registry.ts loads this command, so a static import would be a cycle.
+    const { loadCommands } = await import("../../registry.js");
+    const COMMANDS = await loadCommands();
     const typed = args.words.length > 0 ? args.words : [""];
     const current = typed[typed.length - 1];
     const want = wantAt(COMMANDS, typed);

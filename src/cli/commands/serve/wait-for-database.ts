@@ -1,5 +1,5 @@
 import { isDdsError } from "../../../contract/errors.js";
-import { asDatabaseUnavailable } from "../../../engine/store/db.js";
+import { asDatabaseUnavailable } from "../../../engine/store/db-errors.js";
 import { backoffMs, RECONNECT_BACKOFF } from "../../../util/backoff.js";
 
 /** While waiting, the reason is repeated this often even when it does not change. */
