@@ -42,6 +42,24 @@ const englishOnly = {
 };
 
 /**
+ * commander requires node:child_process at load, for external subcommands (`git-foo`
+ * style) that ddsctl never has; loading it (with net and dgram) costs ~4 ms of every start.
+ * The bundle gives commander a stand-in that requires it on first use.
+ */
+const lazyChildProcess = {
+  name: "commander-lazy-child-process",
+  setup(b) {
+    b.onLoad({ filter: /commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const source = readFileSync(args.path, "utf8");
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager)) throw new Error("bundle: commander no longer requires node:child_process as expected; update scripts/bundle.mjs");
+      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+      return { contents: source.replace(eager, lazy), loader: "js" };
+    });
+  },
+};
+
+/**
  * Large packages few commands need (the remote client's HTTP pool, the prompts, YAML, jq) go
  * into bundles of their own, required when first used, so a local read loads and
  * deserialises a third of the code. They keep no state shared with the main bundle.
@@ -75,9 +93,11 @@ const result = await build({
   ...common,
   entryPoints: [resolve(root, "src/cli/main.ts")],
   outfile,
-  // Native addons and database drivers load from node_modules as installed.
-  external: ["better-sqlite3", "pg", "pg-native", "postgres", "@electric-sql/pglite"],
-  plugins: [keepServerOut, englishOnly, sideBundles],
+  // Database drivers load from node_modules as installed. better-sqlite3's JavaScript is
+  // bundled (and so code-cached: loading it from node_modules took ~7 ms of every start);
+  // its compiled addon is required from the package by path (src/engine/store/sqlite/open-file.ts).
+  external: ["pg", "pg-native", "postgres", "@electric-sql/pglite"],
+  plugins: [keepServerOut, englishOnly, lazyChildProcess, sideBundles],
   // Code run from a V8 code cache cannot use import(): dynamic imports of packages become
   // require() (the server, an ES module, goes through the bin's loader: src/cli/load-external.ts).
   supported: { "dynamic-import": false },

@@ -8,6 +8,8 @@ export const SOURCE_TYPES = ["document", "integration", "user", "manual", "syste
 export const MODEL_STATUSES = ["draft", "active", "archived"] as const;
 export const CONTEXT_STATUSES = ["active", "completed", "archived"] as const;
 export const FRESHNESS = ["resolved", "stale", "computing"] as const;
+/** Most items a bulk request may carry (interface, Limits). */
+export const BULK_MAX_ITEMS = 100;
 export const RECORD_INCLUDES = ["model", "lineage"] as const;
 export const CONTRIBUTION_STATUSES = ["accepted", "superseded"] as const;
 export const RULE_CATEGORIES = ["eligibility", "affordability", "credit", "fraud", "compliance", "data_quality"] as const;

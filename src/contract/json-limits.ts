@@ -1,5 +1,5 @@
 import { errors, type ProblemDetail } from "./errors.js";
-import { FORBIDDEN_SEGMENTS } from "./schemas/common.js";
+import { FORBIDDEN_SEGMENTS } from "./constants.js";
 
 /**
  * How deep a JSON request body may nest arrays and objects, the body's own object or array

@@ -1,10 +1,11 @@
 import type { Activity, AppEnv, EventLog } from "./app-types.js";
+import { reportFailure } from "./report-failure.js";
 import { startWorker, type RunningWorker, type WorkerOptions } from "./pipeline/pipeline-runner.js";
 import type { SecretBox } from "./secrets/secret-box.js";
 import { sealClearSecrets } from "./secrets/secret-rotation.js";
 import { createIdempotencyRepo } from "./store/idempotency-repo.js";
 import type { Store } from "./store/store.js";
-import { createWebhookDispatcher, type WebhookDispatcherOptions } from "./webhooks/index.js";
+import { createWebhookDispatcher, type WebhookDispatcherOptions } from "./webhooks/webhook-dispatcher.js";
 
 /** What runs in the background of an open application, and where it reports. */
 export interface BackgroundOptions {
@@ -26,18 +27,6 @@ export interface BackgroundOptions {
 export interface Background {
   /** Stops the purge, then the worker (after its current pass), then the dispatcher. */
   stop(): Promise<void>;
-}
-
-/**
- * A failure of background work as one `error` line of `event` (never a stack), on the log
- * current when it happens. A refusal of a database that is away is not logged one by one:
- * the store reports the outage once, and its end.
- */
-export function reportFailure(log: () => EventLog | undefined, event: string): (err: unknown) => void {
-  return (err) => {
-    if ((err as { code?: unknown } | null)?.code === "database_unavailable") return;
-    log()?.event(event, { error: err instanceof Error ? err.message : String(err) }, "error");
-  };
 }
 
 /** Starts the application's background work over `store` (see App.start); resolves once secrets are sealed. */

@@ -1,5 +1,6 @@
 import type { AppEnv, EventLog } from "./app-types.js";
-import { reportFailure, startBackground, type Background, type BackgroundOptions } from "./app-background.js";
+import type { Background, BackgroundOptions } from "./app-background.js";
+import { reportFailure } from "./report-failure.js";
 import { createAuthenticator, type Authenticator, type Principal } from "./auth/index.js";
 import { createLocalEngine, type LocalEngine } from "./local-engine.js";
 import type { PipelineOptions } from "./pipeline/worker.js";
@@ -130,6 +131,9 @@ export function appOver(store: Store, options: { env: AppEnv; pipeline?: Pipelin
     engineFor: (principal) => engine(`token:${principal.tokenId}`, principal.workspace, `token:${principal.tokenId}`),
     async start(background) {
       log = background.log ?? log;
+      // Lazy: the worker and the webhook dispatcher (with node:http and node:https) are for
+      // serve, studio and wait; an in-process command that only reads never loads them.
+      const { startBackground } = await import("./app-background.js");
       const started = await startBackground(store, { secrets, env }, background);
       running.add(started);
       return {

@@ -5,7 +5,8 @@
  */
 export { appOver, openApp, type Actor, type App, type Backlog, type OpenAppOptions } from "./app.js";
 export type { Activity, AppEnv, EventLevel, EventLog } from "./app-types.js";
-export { reportFailure, type Background, type BackgroundOptions } from "./app-background.js";
+export { type Background, type BackgroundOptions } from "./app-background.js";
+export { reportFailure } from "./report-failure.js";
 export { hasScope, type Authenticator, type Principal } from "./auth/index.js";
 export type { LocalEngine } from "./local-engine.js";
 export type { WorkerOptions } from "./pipeline/pipeline-runner.js";

@@ -23,7 +23,9 @@ import { ensureWorkspace, type Store, type WriteGroup } from "./store/store.js";
 
 export type { WriteGroup } from "./store/store.js";
 import { secretBoxFor, type SecretBox } from "./secrets/secret-box.js";
-import { createWebhookOutbox, createWebhookService, withWebhookEvents } from "./webhooks/index.js";
+import { createWebhookOutbox } from "./webhooks/webhook-outbox.js";
+import { withWebhookEvents } from "./webhooks/webhook-pipeline.js";
+import { createWebhookService } from "./webhooks/webhook-service.js";
 
 /** Options of the local engine. */
 export interface LocalEngineOptions {

@@ -3,8 +3,9 @@ import { Id, JsonObject } from "./common.js";
 import { ContributionCreate } from "./contribution.js";
 import { ProblemSchema } from "./problem.js";
 
-/** Most items a bulk request may carry (interface, Limits). */
-export const BULK_MAX_ITEMS = 100;
+import { BULK_MAX_ITEMS } from "../constants.js";
+
+export { BULK_MAX_ITEMS };
 /** Largest JSON body a request may carry, in bytes (interface, Limits). */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 

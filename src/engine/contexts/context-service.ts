@@ -1,7 +1,8 @@
 import { errors } from "../../contract/errors.js";
 import type { ListQuery } from "../../contract/list-query.js";
 import { parseBody } from "../../contract/parse.js";
-import { ContextCreate, ContextPatch, type Context, type Page } from "../../contract/schemas/index.js";
+import type { Context, Page } from "../../contract/schemas/index.js";
+import { requestSchemas } from "../request-schemas.js";
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
 import type { EngineContext, Scope } from "../engine-context.js";
@@ -25,7 +26,7 @@ export function createContextService(ctx: EngineContext) {
   return {
     async createContext(body: unknown): Promise<Context> {
       // An absent body means "no properties"; an explicit JSON null is not an object (400).
-      const input = parseBody(ContextCreate, body === undefined ? {} : body);
+      const input = parseBody((await requestSchemas()).ContextCreate, body === undefined ? {} : body);
       const now = nowIso();
       const row: ContextRow = {
         key: 0, // given by the store on insert
@@ -69,7 +70,7 @@ export function createContextService(ctx: EngineContext) {
       if (body && typeof body === "object" && ("status" in body || "freshness" in body)) {
         throw errors.invalid("status and freshness are not changed by PATCH; use PUT /contexts/{contextId}/status/{targetStatus}");
       }
-      const patch = parseBody(ContextPatch, body);
+      const patch = parseBody((await requestSchemas()).ContextPatch, body);
       return ctx.tx(async (s) => {
         const row = await requireContext(s, contextId, true);
         const next: ContextRow = {

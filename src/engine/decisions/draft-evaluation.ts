@@ -1,6 +1,6 @@
 import { errors } from "../../contract/errors.js";
 import { parseBody } from "../../contract/parse.js";
-import { RuleEvaluationRequestSchema } from "../../contract/schemas/index.js";
+import { requestSchemas } from "../request-schemas.js";
 import type { RuleEvaluationRequest, RuleEvaluationResult } from "../../contract/service.js";
 import { requireContext } from "../contexts/context-service.js";
 import type { EngineContext } from "../engine-context.js";
@@ -25,7 +25,7 @@ function asOfInput(input: PassInput, asOf: string): PassInput {
 export function createDraftEvaluation(ctx: EngineContext) {
   return {
     async evaluateRule(body: RuleEvaluationRequest): Promise<RuleEvaluationResult> {
-      const { ruleId, contextId, data, asOf } = parseBody(RuleEvaluationRequestSchema, body);
+      const { ruleId, contextId, data, asOf } = parseBody((await requestSchemas()).RuleEvaluationRequestSchema, body);
       if ((body.expression === undefined) === (ruleId === undefined)) throw errors.invalid("give exactly one of expression and ruleId");
       if ((contextId === undefined) === (data === undefined)) throw errors.invalid("give exactly one of contextId and data");
       if (asOf !== undefined && (contextId === undefined || Number.isNaN(Date.parse(asOf)))) {

@@ -1,7 +1,8 @@
 import { errors } from "../../contract/errors.js";
 import type { ListQuery } from "../../contract/list-query.js";
 import { parseBody } from "../../contract/parse.js";
-import { RuleCreate, RulePatch, type Page, type Rule } from "../../contract/schemas/index.js";
+import type { Page, Rule } from "../../contract/schemas/index.js";
+import { requestSchemas } from "../request-schemas.js";
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
 import type { EngineContext, Scope } from "../engine-context.js";
@@ -27,7 +28,7 @@ export async function requireRule(s: Scope, ruleId: string, lock = false): Promi
 export function createRuleService(ctx: EngineContext, rulesChanged: (s: Scope) => Promise<void>) {
   return {
     async createRule(body: unknown): Promise<Rule> {
-      const input = parseBody(RuleCreate, body);
+      const input = parseBody((await requestSchemas()).RuleCreate, body);
       assertCompilable(input.expression);
       return ctx.tx(async (s) => {
         if (await s.rules.getByName(input.name)) throw errors.nameTaken("rule", input.name);
@@ -63,7 +64,7 @@ export function createRuleService(ctx: EngineContext, rulesChanged: (s: Scope) =
       if (body && typeof body === "object" && ("status" in body || "version" in body)) {
         throw errors.invalid("status and version are not changed by PATCH; use PUT /rules/{ruleId}/status/{active|inactive}");
       }
-      const patch = parseBody(RulePatch, body);
+      const patch = parseBody((await requestSchemas()).RulePatch, body);
       if (patch.expression !== undefined) assertCompilable(patch.expression);
       return ctx.tx(async (s) => {
         const row = await requireRule(s, ruleId, true);

@@ -1,6 +1,7 @@
 import { DdsError, errors } from "../../contract/errors.js";
 import { assertJsonValue } from "../../contract/json-limits.js";
-import { BULK_MAX_ITEMS, type BulkResponse } from "../../contract/schemas/index.js";
+import { BULK_MAX_ITEMS } from "../../contract/constants.js";
+import type { BulkResponse } from "../../contract/schemas/index.js";
 
 /**
  * Checks a bulk body's envelope: an object with `items`, 1..100 of them (else 400, nothing

@@ -8,6 +8,7 @@ import type { ReplayCodec } from "../store/replay-repo.js";
 import { bulkItems, bulkResponse } from "./bulk.js";
 import { toApiContribution } from "./contribution-view.js";
 import { createIngestWriter, ingestOne, type IngestDeps } from "./ingest.js";
+import { requestSchemas } from "../request-schemas.js";
 
 /** Contribution operations of the service. */
 export function createContributionService(ctx: EngineContext, deps: IngestDeps) {
@@ -81,7 +82,10 @@ export function createContributionService(ctx: EngineContext, deps: IngestDeps) 
     async bulkCreateContributions(body: unknown, options?: WriteOptions): Promise<BulkResponse> {
       const items = bulkItems(body);
       const key = options?.idempotencyKey;
-      return ctx.tx((s) => {
+      return ctx.tx(async (s) => {
+        // Inside the transaction, which a call opens as soon as it is made (a write group
+        // relies on that order); the writer's synchronous prepare may need the schema.
+        await requestSchemas();
         if (!key) return bulk(s, items);
         const writer = createIngestWriter(s, deps);
         return replay.once(s.db, key, "POST /contributions/bulk", () => bulk(s, items, writer), () => writer.prepare(items, { jsonChecked: true }));

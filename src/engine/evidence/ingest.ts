@@ -1,5 +1,7 @@
 import { DdsError, errors } from "../../contract/errors.js";
-import { ContributionCreate, isWellFormedContribution, type Contribution, type SourceType } from "../../contract/schemas/index.js";
+import { isWellFormedContribution } from "../../contract/contribution-shape.js";
+import type { Contribution, ContributionCreate, SourceType } from "../../contract/schemas/index.js";
+import { loadedSchemas, requestSchemas } from "../request-schemas.js";
 import { assertJsonValue } from "../../contract/json-limits.js";
 import { parseBody } from "../../contract/parse.js";
 import { idText, newIdBytes } from "../../util/ids.js";
@@ -151,7 +153,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
         // The fast shape check below skips parseBody, so the JSON limits are checked here
         // (unless the whole bulk body was, by bulkItems).
         if (!jsonChecked) assertJsonValue(body, "contribution");
-        return isWellFormedContribution(body) ? body : parseBody(ContributionCreate, body, "contribution");
+        return isWellFormedContribution(body) ? body : parseBody(loadedSchemas().ContributionCreate, body, "contribution");
       }),
     );
     const fetched = prefetch(parsed.filter((p): p is ContributionCreate => !(p instanceof DdsError)));
@@ -276,10 +278,13 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   };
 
   return {
+    // Its caller has loaded the schemas (see bulkCreateContributions): prepare is synchronous.
     prepare(bodies, { jsonChecked = false } = {}) {
       prepared = parseAndPrefetch(bodies, jsonChecked);
     },
     async addAll(bodies, { sourceTypeOverride, jsonChecked = false } = {}) {
+      // For a body the fast shape check does not pass, which the schema explains.
+      await requestSchemas();
       const early = prepared?.bodies === bodies ? prepared : undefined;
       prepared = undefined;
       const { parsed, fetched } = early ?? parseAndPrefetch(bodies, jsonChecked);

@@ -1,7 +1,9 @@
 import { errors } from "../../contract/errors.js";
 import type { ListQuery } from "../../contract/list-query.js";
 import { parseBody } from "../../contract/parse.js";
-import { RECORD_INCLUDES, RecordDeleteItem, RecordUpdate, RecordUpdateItem, type BulkResponse, type DdsRecord, type Page, type RecordInclude } from "../../contract/schemas/index.js";
+import { RECORD_INCLUDES } from "../../contract/constants.js";
+import type { BulkResponse, DdsRecord, Page, RecordInclude } from "../../contract/schemas/index.js";
+import { requestSchemas } from "../request-schemas.js";
 import { requireContext } from "../contexts/context-service.js";
 import type { EngineContext, Scope } from "../engine-context.js";
 import { toApiField } from "../models/model-view.js";
@@ -27,7 +29,7 @@ export function createRecordService(ctx: EngineContext, deps: IngestDeps) {
   const { replay } = deps;
 
   const update = async (s: Scope, recordId: string, body: unknown): Promise<DdsRecord> => {
-    const input = parseBody(RecordUpdate, body);
+    const input = parseBody((await requestSchemas()).RecordUpdate, body);
     const row = await requireRecord(s, recordId);
     const confidences = Object.fromEntries(Object.keys(input.data).map((k) => [k, 1]));
     await ingestOne(s, deps, {
@@ -86,6 +88,7 @@ export function createRecordService(ctx: EngineContext, deps: IngestDeps) {
     },
     async bulkUpdateRecords(body: unknown, options?: WriteOptions): Promise<BulkResponse> {
       const items = bulkItems(body);
+      const { RecordUpdateItem } = await requestSchemas();
       return keyed(options?.idempotencyKey, "PATCH /records/bulk", (s) =>
         runBulk(s, items, 200, (inner, item) => {
           const { recordId, data } = parseBody(RecordUpdateItem, item, "item");
@@ -95,6 +98,7 @@ export function createRecordService(ctx: EngineContext, deps: IngestDeps) {
     },
     async bulkDeleteRecords(body: unknown, options?: WriteOptions): Promise<BulkResponse> {
       const items = bulkItems(body);
+      const { RecordDeleteItem } = await requestSchemas();
       return keyed(options?.idempotencyKey, "DELETE /records/bulk", (s) =>
         runBulk(s, items, 204, async (inner, item) => {
           await remove(inner, parseBody(RecordDeleteItem, item, "item").recordId);

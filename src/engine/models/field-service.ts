@@ -1,7 +1,8 @@
 import { errors } from "../../contract/errors.js";
 import type { ListQuery } from "../../contract/list-query.js";
 import { parseBody } from "../../contract/parse.js";
-import { FieldInput, type Field, type Page } from "../../contract/schemas/index.js";
+import type { Field, Page } from "../../contract/schemas/index.js";
+import { requestSchemas } from "../request-schemas.js";
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
 import type { EngineContext, Scope } from "../engine-context.js";
@@ -45,7 +46,7 @@ async function afterChange(s: Scope, modelId: string): Promise<void> {
 /** Field operations, by model and name (scoped) and by fieldId (global). */
 export function createFieldService(ctx: EngineContext) {
   const replace = async (s: Scope, model: StoredModel, current: StoredField, body: unknown): Promise<Field> => {
-    const input = parseBody(FieldInput, body);
+    const input = parseBody((await requestSchemas()).FieldInput, body);
     assertMutable(model);
     if (input.type !== current.type && model.status === "active") {
       throw errors.validation(`cannot change the type of field ${current.name} of an active model`, [
@@ -97,7 +98,7 @@ export function createFieldService(ctx: EngineContext) {
 
   return {
     async createField(modelId: string, body: unknown): Promise<Field> {
-      const input = parseBody(FieldInput, body);
+      const input = parseBody((await requestSchemas()).FieldInput, body);
       return ctx.tx(async (s) => {
         const model = await requireModel(s, modelId, true);
         assertMutable(model);

@@ -1,7 +1,8 @@
 import { errors } from "../../contract/errors.js";
 import type { ListQuery } from "../../contract/list-query.js";
 import { parseBody } from "../../contract/parse.js";
-import { ModelCreate, ModelPatch, type Model, type ModelList } from "../../contract/schemas/index.js";
+import type { Model, ModelList } from "../../contract/schemas/index.js";
+import { requestSchemas } from "../request-schemas.js";
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
 import type { EngineContext, Scope } from "../engine-context.js";
@@ -36,7 +37,7 @@ function retarget(rels: StoredModel["relationships"], from: string, to: string):
 export function createModelService(ctx: EngineContext) {
   return {
     async createModel(body: unknown): Promise<Model> {
-      const input = parseBody(ModelCreate, body);
+      const input = parseBody((await requestSchemas()).ModelCreate, body);
       const problems = checkModelDefinition({
         fields: input.fields,
         identity: input.identity ?? [],
@@ -93,7 +94,7 @@ export function createModelService(ctx: EngineContext) {
       if (body && typeof body === "object" && "status" in body) {
         throw errors.invalid("status is not changed by PATCH; use PUT /models/{modelId}/status/{targetStatus}");
       }
-      const patch = parseBody(ModelPatch, body);
+      const patch = parseBody((await requestSchemas()).ModelPatch, body);
       return ctx.tx(async (s) => {
         const model = await requireModel(s, modelId, true);
         const definitionChange = patch.identity !== undefined || patch.relationships !== undefined;

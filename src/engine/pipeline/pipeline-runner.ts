@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { isDdsError } from "../../contract/errors.js";
 import type { Activity, EventLog } from "../app-types.js";
 import type { Store } from "../store/store.js";
-import { withWebhookEvents } from "../webhooks/index.js";
+import { withWebhookEvents } from "../webhooks/webhook-pipeline.js";
 import { createPipeline, type PipelineOptions } from "./worker.js";
 
 /** Timing of the in-process pipeline worker. */

@@ -1,7 +1,8 @@
 import { errors } from "../../contract/errors.js";
 import type { ListQuery } from "../../contract/list-query.js";
 import { parseBody } from "../../contract/parse.js";
-import { WebhookCreate, WebhookRecover, type Page, type Webhook, type WebhookDelivery, type WebhookRecoverResult } from "../../contract/schemas/index.js";
+import type { Page, Webhook, WebhookDelivery, WebhookRecoverResult } from "../../contract/schemas/index.js";
+import { requestSchemas, type RequestSchemas } from "../request-schemas.js";
 import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
 import type { EngineContext, Scope } from "../engine-context.js";
@@ -14,7 +15,7 @@ import { toApiDelivery, toApiWebhook } from "./webhook-view.js";
  * The create body, narrowed to http(s): `z.url()` alone admits `ftp:`, `file:` or
  * `javascript:`, none of which the dispatcher can (or should) POST to.
  */
-const WebhookCreateBody = WebhookCreate.superRefine((body, issue) => {
+const createBody = ({ WebhookCreate }: RequestSchemas) => WebhookCreate.superRefine((body, issue) => {
   // zod still runs refinements after a non-fatal `z.url()` issue; that one is reported already.
   if (typeof body.url !== "string" || !URL.canParse(body.url)) return;
   const protocol = new URL(body.url).protocol;
@@ -22,6 +23,8 @@ const WebhookCreateBody = WebhookCreate.superRefine((body, issue) => {
     issue.addIssue({ code: "custom", path: ["url"], message: `must be an http or https URL, not ${protocol}` });
   }
 });
+
+let webhookCreateBody: ReturnType<typeof createBody> | undefined;
 
 /** Webhook operations of the service, for the engine context's workspace. */
 export function createWebhookService(ctx: EngineContext) {
@@ -42,7 +45,7 @@ export function createWebhookService(ctx: EngineContext) {
   return {
     /** Creates a subscription; the answer is the only one that shows the secret. */
     async createWebhook(body: unknown): Promise<Webhook> {
-      const input = parseBody(WebhookCreateBody, body);
+      const input = parseBody((webhookCreateBody ??= createBody(await requestSchemas())), body);
       const row: WebhookRow = {
         id: newId(),
         workspace: ctx.workspace,
@@ -103,7 +106,7 @@ export function createWebhookService(ctx: EngineContext) {
     },
 
     async recoverWebhookDeliveries(webhookId: string, body: unknown): Promise<WebhookRecoverResult> {
-      const input = parseBody(WebhookRecover, body);
+      const input = parseBody((await requestSchemas()).WebhookRecover, body);
       // Stored times are UTC with milliseconds; an offset in the request is normalised to compare alike.
       const since = new Date(input.since).toISOString();
       const until = input.until ? new Date(input.until).toISOString() : null;

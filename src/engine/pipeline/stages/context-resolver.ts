@@ -2,7 +2,7 @@
  * What a rule sees: the resolved context by dotted path (docs/resources.md, Rules): `Loan.amount`,
  * `Applicant.income`, `Loan.applicants.income`, `Loan`, `context.metadata.region`.
  */
-import { FORBIDDEN_SEGMENTS } from "../../../contract/schemas/common.js";
+import { FORBIDDEN_SEGMENTS } from "../../../contract/constants.js";
 import type { VarResolver } from "../../../portable/json-logic/index.js";
 import type { PassInput, PassLink, PassRecord, ResolvedRecord } from "../types.js";
 import { compareStrings } from "../../../portable/resolution/candidate.js";

@@ -1,4 +1,5 @@
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { openSqliteFile } from "./open-file.js";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -40,7 +41,7 @@ function holderAlive(dir: string, id: string): boolean {
   const file = join(dir, `${id}.lock`);
   let probe: Database.Database;
   try {
-    probe = new Database(file, { fileMustExist: true, timeout: 0 });
+    probe = openSqliteFile(file, { fileMustExist: true, timeout: 0 });
   } catch {
     return false; // no file: released at shutdown, or swept after a crash
   }
@@ -70,7 +71,7 @@ export function createProcessOwner(dbPath: string): ProcessOwner {
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const tmp = join(dir, `${id}.tmp`);
-      lock = new Database(tmp, { timeout: 0 });
+      lock = openSqliteFile(tmp, { timeout: 0 });
       lock.pragma("journal_mode = MEMORY");
       lock.pragma("locking_mode = EXCLUSIVE");
       // The first write takes the exclusive lock; exclusive locking mode keeps it until close.

@@ -1,4 +1,5 @@
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { openSqliteFile } from "./open-file.js";
 import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { DdsError } from "../../../contract/errors.js";
@@ -42,7 +43,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
   let raw: Database.Database;
   try {
-    raw = new Database(path, { timeout: busyTimeoutMs });
+    raw = openSqliteFile(path, { timeout: busyTimeoutMs });
   } catch (err) {
     throw new DdsError("unavailable", `cannot open database ${path}: ${(err as Error).message}`);
   }
@@ -211,7 +212,7 @@ export function sqliteSchema(path: string, apply: boolean, onMigrationProgress?:
 }
 
 function readVersion(path: string): number {
-  const raw = new Database(path, { readonly: true, fileMustExist: true });
+  const raw = openSqliteFile(path, { readonly: true, fileMustExist: true });
   try {
     return Number(raw.pragma("user_version", { simple: true }));
   } finally {
