@@ -60,6 +60,24 @@ const lazyChildProcess = {
 };
 
 /**
+ * node:crypto takes ~4 ms to load, and a command that only reads never calls it (ids,
+ * hashes and ciphers are for writes, tokens and secrets). Inside the bundle it is a module
+ * of getters, one per export (listed from this Node's crypto at build time), that loads
+ * the real one on first use.
+ */
+const lazyCrypto = {
+  name: "lazy-node-crypto",
+  setup(b) {
+    b.onResolve({ filter: /^node:crypto$/ }, () => ({ path: "node:crypto", namespace: "lazy-crypto" }));
+    b.onLoad({ filter: /.*/, namespace: "lazy-crypto" }, async () => {
+      const names = Object.keys(await import("node:crypto")).filter((n) => n !== "default");
+      const getters = names.map((n) => `  ${JSON.stringify(n)}: { enumerable: true, get: () => load()[${JSON.stringify(n)}] },`).join("\n");
+      return { contents: `let crypto;\nconst load = () => (crypto ??= require("crypto"));\nObject.defineProperties(module.exports, {\n${getters}\n});\n`, loader: "js" };
+    });
+  },
+};
+
+/**
  * Large packages few commands need (the remote client's HTTP pool, the prompts, YAML, jq) go
  * into bundles of their own, required when first used, so a local read loads and
  * deserialises a third of the code. They keep no state shared with the main bundle.
@@ -97,7 +115,7 @@ const result = await build({
   // bundled (and so code-cached: loading it from node_modules took ~7 ms of every start);
   // its compiled addon is required from the package by path (src/engine/store/sqlite/open-file.ts).
   external: ["pg", "pg-native", "postgres", "@electric-sql/pglite"],
-  plugins: [keepServerOut, englishOnly, lazyChildProcess, sideBundles],
+  plugins: [keepServerOut, englishOnly, lazyChildProcess, lazyCrypto, sideBundles],
   // Code run from a V8 code cache cannot use import(): dynamic imports of packages become
   // require() (the server, an ES module, goes through the bin's loader: src/cli/load-external.ts).
   supported: { "dynamic-import": false },

@@ -13,10 +13,9 @@ export function generateToken(): string {
 export function hashToken(token: string): string {
   // The one-shot hash (Node >= 20.12) is several times cheaper than a Hash object, and
   // every request pays it.
+  const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
   return oneShot ? oneShot("sha256", token, "hex") : createHash("sha256").update(token, "utf8").digest("hex");
 }
-
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
 
 /** Cheap shape check, so garbage never costs a database lookup. */
 export function looksLikeToken(value: string): boolean {

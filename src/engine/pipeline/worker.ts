@@ -1,7 +1,6 @@
 import { hostname } from "node:os";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { PipelineRunOptions, PipelineRunResult } from "../../contract/service.js";
-import { newId } from "../../util/ids.js";
 import type { Sql } from "../store/sql.js";
 import type { Store } from "../store/store.js";
 import { passChanges } from "../store/pass-changes.js";
@@ -72,7 +71,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function createPipeline(store: Store, options: PipelineOptions = {}) {
   const repo = createPipelineRepo(store.sql, store.passes);
   const leaseMs = options.leaseMs ?? 30_000;
-  const worker = options.workerId ?? `${hostname()}:${process.pid}:${newId().slice(-12)}`;
+  // The suffix only tells apart two workers of one process (and a reused pid): no need for
+  // an id, which would load node:crypto into every command that opens an engine.
+  const worker = options.workerId ?? `${hostname()}:${process.pid}:${Math.random().toString(16).slice(2, 14)}`;
   /**
    * Claims a failed pass could not give back (the database was away): given back before the
    * next claim, so their contexts are picked up again at once rather than when their lease

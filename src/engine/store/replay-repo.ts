@@ -32,14 +32,15 @@ export function createReplayRepo(workspace: string) {
   return {
     /** Declares how results of `what` are stored, so `expand` can rebuild them for any caller. */
     register<T>(what: string, codec: ReplayCodec<T>): void {
-      codecs.set(hashOf(what), codec as ReplayCodec<unknown>);
+      // By name: hashed when first needed (an engine that never replays loads no node:crypto).
+      codecs.set(what, codec as ReplayCodec<unknown>);
     },
     /**
      * The JSON a keyed call answered, from a stored row (the HTTP layer replays rows the
      * engine stored): rebuilt by the codec registered for the row's call, else as stored.
      */
     async expand(db: Sql, requestHash: string, body: string): Promise<string> {
-      const codec = codecs.get(requestHash);
+      const codec = [...codecs].find(([what]) => hashOf(what) === requestHash)?.[1];
       return codec ? JSON.stringify(await codec.load(JSON.parse(body), db)) : body;
     },
     /**
@@ -53,7 +54,7 @@ export function createReplayRepo(workspace: string) {
      */
     async once<T>(tx: Sql, key: string, what: string, fn: () => Promise<T>, early?: () => void): Promise<T> {
       const hash = hashOf(what);
-      const codec = codecs.get(hash) as ReplayCodec<T> | undefined;
+      const codec = codecs.get(what) as ReplayCodec<T> | undefined;
       // The read is sent behind the lock without waiting for it (PostgreSQL pipelines them on
       // the transaction's connection, which runs them in order): it still reads after the lock.
       const locked = tx.dialect.lockKey ? tx.run(tx.dialect.lockKey, [`${workspace}\n${key}`]) : undefined;
