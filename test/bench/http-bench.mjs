@@ -1,4 +1,4 @@
-// Issue 4: the HTTP layer's cost. Bare node:http hello-world vs GET /v1/contexts/{id} vs
+// Issue 4: the HTTP layer's cost. Bare node:http answering the same JSON vs GET /v1/contexts/{id} vs
 // POST /v1/contributions/bulk (100 items), each server in its own process, load from
 // autocannon on loopback; then remote bulk ingest through the HTTP client vs local ingest.
 import autocannon from "autocannon";
@@ -17,8 +17,8 @@ const DURATION = 8;
 /** Bare and GET alternate in this many rounds of DURATION / 2 each; each reports its median round. */
 const ROUNDS = 3;
 
-async function start(args, pattern) {
-  const child = execa("node", args, { reject: false, env: { NO_COLOR: "1" } });
+async function start(args, pattern, env = {}) {
+  const child = execa("node", args, { reject: false, env: { NO_COLOR: "1", ...env } });
   const url = await new Promise((ok, fail) => {
     let seen = "";
     const timer = setTimeout(() => fail(new Error(`server did not start: ${seen}`)), 30_000);
@@ -54,8 +54,6 @@ async function setupModels(service) {
 /** Runs the HTTP benchmarks; returns result rows and ratios. */
 export async function runHttpBench({ rows = 20000, contexts = 200 } = {}) {
   const out = [];
-  const bare = await start(["-e", "const s=require('http').createServer((q,r)=>r.end('hello')).listen(0,'127.0.0.1',()=>console.log('listening on http://127.0.0.1:'+s.address().port))"], /listening on (http:\S+)/);
-
   const dir = mkdtempSync(join(tmpdir(), "bench-http-"));
   const db = join(dir, "dds.db");
   const { token } = JSON.parse(execFileSync("node", [BIN, "tokens", "create", "--workspace", "default", "--scope", "admin", "--json", "--quiet", "--local", db], { encoding: "utf8" }));
@@ -66,6 +64,11 @@ export async function runHttpBench({ rows = 20000, contexts = 200 } = {}) {
   const modelIds = await setupModels(client);
   const contextIds = [];
   for (let i = 0; i < contexts; i++) contextIds.push((await client.createContext({ name: `case-${i}` })).contextId);
+  // The peer: bare node:http answering the same JSON (the bytes serve sends for this
+  // context, with the same Content-Type and Content-Length) from memory.
+  const same = await (await fetch(`${base}/contexts/${contextIds[0]}`, { headers })).text();
+  const bareServer = "const body=process.env.BODY,len=Buffer.byteLength(body);const s=require('http').createServer((q,r)=>{r.writeHead(200,{'content-type':'application/json','content-length':len});r.end(body)}).listen(0,'127.0.0.1',()=>console.log('listening on http://127.0.0.1:'+s.address().port))";
+  const bare = await start(["-e", bareServer], /listening on (http:\S+)/, { BODY: same });
 
   // Bare and GET alternate, both servers up, so a noisy moment of the machine does not
   // land on one side only; each side reports its median round.
@@ -79,7 +82,7 @@ export async function runHttpBench({ rows = 20000, contexts = 200 } = {}) {
   }
   await bare.stop();
   const [hello, get] = [median(hellos), median(gets)];
-  out.push({ name: `bare node:http hello-world (median of ${ROUNDS})`, rows: hello.requests.total, seconds: hello.duration });
+  out.push({ name: `bare node:http, the same JSON (median of ${ROUNDS})`, rows: hello.requests.total, seconds: hello.duration });
   out.push({ name: `GET /v1/contexts/{id} (ddsctl serve, median of ${ROUNDS})`, rows: get.requests.total, seconds: get.duration });
 
   const batch = [...contributions(100, [contextIds[1]], modelIds)];
