@@ -48,7 +48,7 @@ export type LocalEngine = DdsService & {
   readonly ctx: EngineContext;
   readonly pipeline: Pipeline;
   /** The answer a keyed call stored (see ReplayRepo.expand), for the HTTP layer's replays. */
-  expandReplay(requestHash: string, body: string): Promise<string>;
+  expandReplay(answerForm: string, body: string): Promise<string>;
   /** Starts a write group (see WriteGroup); absent where the store has none. */
   writeGroup?(): WriteGroup;
 };
@@ -134,7 +134,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     ...createEvaluationService(ctx),
     ...createDraftEvaluation(ctx),
     ...createWebhookService(ctx),
-    expandReplay: (requestHash, body) => deps.replay.expand(store.sql, requestHash, body),
+    expandReplay: (answerForm, body) => deps.replay.expand(store.sql, answerForm, body),
     runPipeline: (opts) => pipeline.drain(workspace, opts),
     pipelineStatus: async () => {
       const s = await pipeline.repo.status(workspace);

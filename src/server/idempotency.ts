@@ -1,5 +1,4 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { createHash } from "node:crypto";
 import { errors } from "../contract/errors.js";
 import type { SecretBox, IdempotencyRepo, MarkOwner, StoredResponse } from "../engine/index.js";
 import type { ServerEnv } from "./types.js";
@@ -64,12 +63,11 @@ export function idempotency(repo: IdempotencyRepo, options: IdempotencyOptions =
     if (key === undefined) return next();
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) throw errors.invalid(`Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`);
     const workspace = c.get("principal").workspace;
-    const requestHash = createHash("sha256").update(`${c.req.method}\n${c.req.path}\n${c.get("bodyText")}`).digest("hex");
-    const begun = await repo.begin(workspace, key, requestHash, { now: Date.now(), ttlMs, abandonMs }, owner);
+    const begun = await repo.begin(workspace, key, { now: Date.now(), ttlMs, abandonMs }, owner);
     if (begun.kind === "replay") {
       const { response } = begun;
-      // A row the engine stored (keyed bulk writes) may hold a compact form: the engine rebuilds the answer.
-      if (engineStores && response.body !== null) return replay({ ...response, body: await c.get("engine").expandReplay(begun.requestHash, response.body) }, box);
+      // A row the engine stored in a compact form (its answer_form names it): the engine rebuilds the answer.
+      if (begun.answerForm !== null && response.body !== null) return replay({ ...response, body: await c.get("engine").expandReplay(begun.answerForm, response.body) }, box);
       return replay(response, box);
     }
     if (begun.kind === "running") {

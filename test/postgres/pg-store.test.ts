@@ -93,19 +93,19 @@ describe("PostgreSQL store: several nodes", () => {
 
   it("an Idempotency-Key marked on one node is refused on the other while it runs, and freed when that node's session dies", async () => {
     const timing = { now: Date.now(), ttlMs: 60_000, abandonMs: 60_000 };
-    const first = await createIdempotencyRepo(a).begin("w", "k1", "h", timing);
+    const first = await createIdempotencyRepo(a).begin("w", "k1", timing);
     expect(first.kind).toBe("claimed");
-    expect((await createIdempotencyRepo(b).begin("w", "k1", "h", timing)).kind).toBe("running");
+    expect((await createIdempotencyRepo(b).begin("w", "k1", timing)).kind).toBe("running");
     // The same node refuses a second run of its own key too (advisory locks are re-entrant).
-    expect((await createIdempotencyRepo(a).begin("w", "k1", "h", timing)).kind).toBe("running");
+    expect((await createIdempotencyRepo(a).begin("w", "k1", timing)).kind).toBe("running");
     if (first.kind === "claimed") await first.claim.finish({ status: 201, headers: {}, body: "{}" });
-    expect((await createIdempotencyRepo(b).begin("w", "k1", "h", timing)).kind).toBe("replay");
+    expect((await createIdempotencyRepo(b).begin("w", "k1", timing)).kind).toBe("replay");
 
     const c = await openDatabase(url);
-    expect((await createIdempotencyRepo(c).begin("w", "k2", "h", timing)).kind).toBe("claimed");
-    expect((await createIdempotencyRepo(b).begin("w", "k2", "h", timing)).kind).toBe("running");
+    expect((await createIdempotencyRepo(c).begin("w", "k2", timing)).kind).toBe("claimed");
+    expect((await createIdempotencyRepo(b).begin("w", "k2", timing)).kind).toBe("running");
     await c.close(); // the node dies: its session, and the mark, with it
-    expect((await createIdempotencyRepo(b).begin("w", "k2", "h", timing)).kind).toBe("claimed");
+    expect((await createIdempotencyRepo(b).begin("w", "k2", timing)).kind).toBe("claimed");
   });
 });
 

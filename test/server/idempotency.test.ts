@@ -110,12 +110,12 @@ describe("Idempotency-Key", () => {
     const h = await server();
     const token = await h.token("write");
     const repo = createIdempotencyRepo(h.store);
-    repo.begin("default", "busy", "hash", { now: Date.now(), ttlMs: 60_000, abandonMs: 60_000 });
+    repo.begin("default", "busy", { now: Date.now(), ttlMs: 60_000, abandonMs: 60_000 });
     const busy = await post(h, token, "busy", {});
     expect(busy.status).toBe(409);
     expect(busy.json.code).toBe("idempotency_in_progress");
     // A `running` row from a crashed server, two minutes old: taken over.
-    repo.begin("default", "crashed", "hash", { now: Date.now() - 120_000, ttlMs: 86_400_000, abandonMs: 60_000 });
+    repo.begin("default", "crashed", { now: Date.now() - 120_000, ttlMs: 86_400_000, abandonMs: 60_000 });
     expect((await post(h, token, "crashed", {})).status).toBe(201);
   });
 

@@ -27,7 +27,7 @@ export interface ClaimedKey {
 export type IdempotencyBegin =
   | { kind: "claimed"; claim: ClaimedKey }
   | { kind: "running" }
-  | { kind: "replay"; response: StoredResponse; requestHash: string };
+  | { kind: "replay"; response: StoredResponse; answerForm: string | null };
 
 /** Timing of idempotency keys. */
 export interface IdempotencyTiming {
@@ -62,7 +62,7 @@ export function markStands(alive: boolean | undefined, createdAt: number, t: Pic
 interface Row {
   state: "running" | "done";
   owner: string | null;
-  requestHash: string;
+  answerForm: string | null;
   status: number | null;
   headers: string | null;
   body: string | null;
@@ -70,10 +70,10 @@ interface Row {
   expiresAt: number;
 }
 
-const select = (d: Dialect) => `SELECT state, owner, request_hash AS "requestHash", status, headers, body, ${d.epochMs("created_at")} AS "createdAt",
+const select = (d: Dialect) => `SELECT state, owner, answer_form AS "answerForm", status, headers, body, ${d.epochMs("created_at")} AS "createdAt",
   ${d.epochMs("expires_at")} AS "expiresAt" FROM idempotency_keys WHERE workspace_id = ${WORKSPACE} AND key = ?`;
-const MARK_RUNNING = `INSERT INTO idempotency_keys (workspace_id, key, request_hash, state, owner, created_at, expires_at) VALUES (${WORKSPACE}, ?, ?, 'running', ?, ?, ?)
-  ON CONFLICT (workspace_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'running', owner = excluded.owner, status = NULL,
+const MARK_RUNNING = `INSERT INTO idempotency_keys (workspace_id, key, state, owner, created_at, expires_at) VALUES (${WORKSPACE}, ?, 'running', ?, ?, ?)
+  ON CONFLICT (workspace_id, key) DO UPDATE SET answer_form = NULL, state = 'running', owner = excluded.owner, status = NULL,
     headers = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at`;
 
 /** A finished, unexpired row as a replay. */
@@ -81,7 +81,7 @@ function replayOf(row: Row | undefined, now: number): IdempotencyBegin | undefin
   if (!row || row.state !== "done" || Number(row.expiresAt) <= now) return undefined;
   return {
     kind: "replay",
-    requestHash: row.requestHash,
+    answerForm: row.answerForm,
     response: { status: Number(row.status ?? 200), headers: row.headers ? (JSON.parse(row.headers) as Record<string, string>) : {}, body: row.body },
   };
 }
@@ -98,17 +98,16 @@ export function createIdempotencyRepo(store: Store) {
   const db = store.sql;
   const d = db.dialect;
   const SELECT = select(d);
-  const claimOf = (workspace: string, key: string, requestHash: string, t: IdempotencyTiming, lock?: KeyLock): ClaimedKey => ({
+  const claimOf = (workspace: string, key: string, t: IdempotencyTiming, lock?: KeyLock): ClaimedKey => ({
     async finish(response, sealBody) {
       try {
         await db.tx((tx) =>
           tx.run(
-            `INSERT INTO idempotency_keys (workspace_id, key, request_hash, state, status, headers, body, created_at, expires_at) VALUES (${WORKSPACE}, ?, ?, 'done', ?, ?, ?, ?, ?)
-             ON CONFLICT (workspace_id, key) DO UPDATE SET state = 'done', owner = NULL, status = excluded.status, headers = excluded.headers, body = excluded.body`,
+            `INSERT INTO idempotency_keys (workspace_id, key, state, status, headers, body, created_at, expires_at) VALUES (${WORKSPACE}, ?, 'done', ?, ?, ?, ?, ?)
+             ON CONFLICT (workspace_id, key) DO UPDATE SET answer_form = NULL, state = 'done', owner = NULL, status = excluded.status, headers = excluded.headers, body = excluded.body`,
             [
               workspace,
               key,
-              requestHash,
               response.status,
               JSON.stringify(response.headers),
               // Sealed inside the transaction: a key rotation (which holds the write lock) is then either before or after it.
@@ -141,7 +140,7 @@ export function createIdempotencyRepo(store: Store) {
      * On SQLite the `running` row names `owner`, which also tells whether another mark's
      * process still lives.
      */
-    async begin(workspace: string, key: string, requestHash: string, t: IdempotencyTiming, owner?: MarkOwner): Promise<IdempotencyBegin> {
+    async begin(workspace: string, key: string, t: IdempotencyTiming, owner?: MarkOwner): Promise<IdempotencyBegin> {
       if (store.lockKeyAndRead) {
         // Read after taking the mark (on its connection, in the same round trip): a run that
         // finished just before is then visible.
@@ -154,7 +153,7 @@ export function createIdempotencyRepo(store: Store) {
           return replay;
         }
         // The lock is the mark: no `running` row to write (or to clean up after a crash).
-        return { kind: "claimed", claim: claimOf(workspace, key, requestHash, t, lock) };
+        return { kind: "claimed", claim: claimOf(workspace, key, t, lock) };
       }
       return db.tx(async (tx: Sql) => {
         const row = await tx.get<Row>(SELECT, [workspace, key]);
@@ -162,8 +161,8 @@ export function createIdempotencyRepo(store: Store) {
         if (replay) return replay;
         // An expired row is ignored: after the retention the key is new.
         if (row && Number(row.expiresAt) > t.now && markStands(owner?.isAlive(row.owner), Number(row.createdAt), t)) return { kind: "running" as const };
-        await tx.run(MARK_RUNNING, [workspace, key, requestHash, owner?.id || null, d.time(t.now), d.time(t.now + t.ttlMs)]);
-        return { kind: "claimed" as const, claim: claimOf(workspace, key, requestHash, t) };
+        await tx.run(MARK_RUNNING, [workspace, key, owner?.id || null, d.time(t.now), d.time(t.now + t.ttlMs)]);
+        return { kind: "claimed" as const, claim: claimOf(workspace, key, t) };
       });
     },
     /** Deletes expired keys; returns how many. */

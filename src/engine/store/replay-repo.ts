@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { Sql } from "./sql.js";
 import { WORKSPACE } from "./workspace-sql.js";
 
@@ -22,25 +21,17 @@ export type ReplayRepo = ReturnType<typeof createReplayRepo>;
  */
 export function createReplayRepo(workspace: string) {
   const codecs = new Map<string, ReplayCodec<unknown>>();
-  // A handful of call names, each hashed once (a keyed import call asks for it every batch).
-  const hashes = new Map<string, string>();
-  const hashOf = (what: string) => {
-    let hash = hashes.get(what);
-    if (hash === undefined) hashes.set(what, (hash = createHash("sha256").update(what).digest("hex")));
-    return hash;
-  };
   return {
     /** Declares how results of `what` are stored, so `expand` can rebuild them for any caller. */
     register<T>(what: string, codec: ReplayCodec<T>): void {
-      // By name: hashed when first needed (an engine that never replays loads no node:crypto).
       codecs.set(what, codec as ReplayCodec<unknown>);
     },
     /**
      * The JSON a keyed call answered, from a stored row (the HTTP layer replays rows the
      * engine stored): rebuilt by the codec registered for the row's call, else as stored.
      */
-    async expand(db: Sql, requestHash: string, body: string): Promise<string> {
-      const codec = [...codecs].find(([what]) => hashOf(what) === requestHash)?.[1];
+    async expand(db: Sql, answerForm: string, body: string): Promise<string> {
+      const codec = codecs.get(answerForm);
       return codec ? JSON.stringify(await codec.load(JSON.parse(body), db)) : body;
     },
     /**
@@ -53,7 +44,6 @@ export function createReplayRepo(workspace: string) {
      * lock and the lookup are sent, to send the call's own first reads behind them.
      */
     async once<T>(tx: Sql, key: string, what: string, fn: () => Promise<T>, early?: () => void): Promise<T> {
-      const hash = hashOf(what);
       const codec = codecs.get(what) as ReplayCodec<T> | undefined;
       // The read is sent behind the lock without waiting for it (PostgreSQL pipelines them on
       // the transaction's connection, which runs them in order): it still reads after the lock.
@@ -73,11 +63,12 @@ export function createReplayRepo(workspace: string) {
       const result = await fn();
       const body = JSON.stringify(codec ? codec.store(result) : result);
       await tx.run(
-        `INSERT INTO idempotency_keys (workspace_id, key, request_hash, state, status, headers, body, created_at, expires_at)
+        `INSERT INTO idempotency_keys (workspace_id, key, answer_form, state, status, headers, body, created_at, expires_at)
          VALUES (${WORKSPACE}, ?, ?, 'done', 200, '{}', ?, ?, ?)
-         ON CONFLICT (workspace_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'done', status = 200, headers = '{}',
+         ON CONFLICT (workspace_id, key) DO UPDATE SET answer_form = excluded.answer_form, state = 'done', status = 200, headers = '{}',
            body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
-        [workspace, key, hash, body, d.time(now), d.time(now + IDEMPOTENCY_TTL_MS)],
+        // answer_form names the codec whose compact form `body` is; NULL: the answer as sent.
+        [workspace, key, codec ? what : null, body, d.time(now), d.time(now + IDEMPOTENCY_TTL_MS)],
       );
       return result;
     },

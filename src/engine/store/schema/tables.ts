@@ -276,11 +276,11 @@ export const tokens: Table = {
 
 export const idempotencyKeys: Table = {
   name: "idempotency_keys",
-  doc: "An Idempotency-Key of a workspace: its run's mark while it runs, then its answer for 24 hours.",
+  doc: "An Idempotency-Key of a workspace: its run's mark while it runs, then its answer for 24 hours. `answer_form` names the engine call whose compact form `body` holds (a keyed contribution bulk keeps contribution keys, rebuilt on replay); NULL: `body` is the answer as sent.",
   columns: {
     workspace_id: c.ref(undefined),
     key: c.text({ notNull: true }),
-    request_hash: c.text({ notNull: true }),
+    answer_form: c.text(),
     state: c.text({ notNull: true, oneOf: ["running", "done"] }),
     status: c.int(),
     headers: c.json(),

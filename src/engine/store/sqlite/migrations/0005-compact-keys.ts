@@ -93,8 +93,12 @@ const COPIES: Copy[] = [
   },
   {
     table: "idempotency_keys",
-    insert: "workspace_id, key, request_hash, state, status, headers, body, owner, created_at, expires_at",
-    select: `SELECT w.id, o.key, o.request_hash, o.state, o.status, o.headers, o.body, o.owner, o.created_at, o.expires_at
+    // request_hash held either the API's fingerprint of a request (never compared) or, on a
+    // row the engine stored, the SHA-256 of its call's name; only the one call with a compact
+    // answer (a keyed contribution bulk) is named in answer_form, everything else is NULL.
+    insert: "workspace_id, key, answer_form, state, status, headers, body, owner, created_at, expires_at",
+    select: `SELECT w.id, o.key, CASE o.request_hash WHEN '808ff7c2108644ab04bf8bca69f7da3a78e0e174458ccc53d15a9c8a27aa3dac' THEN 'POST /contributions/bulk' END,
+        o.state, o.status, o.headers, o.body, o.owner, o.created_at, o.expires_at
       FROM legacy_idempotency_keys o JOIN workspaces w ON w.name = o.workspace`,
   },
   {
