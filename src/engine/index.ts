@@ -13,7 +13,7 @@ export type { WorkerOptions } from "./pipeline/pipeline-runner.js";
 export type { PassOutcome, PipelineObserver } from "./pipeline/worker.js";
 export type { SecretBox } from "./secrets/secret-box.js";
 export { asDatabaseUnavailable } from "./store/db-errors.js";
-export type { IdempotencyRepo, MarkOwner, StoredResponse } from "./store/idempotency-repo.js";
+export { IDEMPOTENCY_TTL_MS, type IdempotencyRepo, type MarkOwner, type StoredResponse } from "./store/idempotency-repo.js";
 export { isPostgresUrl } from "./store/location.js";
 export type { Claim } from "./store/pipeline-repo.js";
 export { StampedCache } from "./store/stamped-cache.js";

@@ -18,7 +18,7 @@ import { createRelationshipService } from "./relationships/relationship-service.
 import { openStore, type OpenDatabaseOptions } from "./store/db.js";
 // A cycle at load time only: openLocalEngine calls openApp when it runs.
 import { openApp, type AppEnv } from "./app.js";
-import { createReplayRepo } from "./store/replay-repo.js";
+import { createReplayRepo } from "./store/idempotency-repo.js";
 import { ensureWorkspace, type Store, type WriteGroup } from "./store/store.js";
 
 export type { WriteGroup } from "./store/store.js";

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { errors } from "../contract/errors.js";
-import type { SecretBox, IdempotencyRepo, MarkOwner, StoredResponse } from "../engine/index.js";
+import { IDEMPOTENCY_TTL_MS, type SecretBox, type IdempotencyRepo, type MarkOwner, type StoredResponse } from "../engine/index.js";
 import type { ServerEnv } from "./types.js";
 
 /** Idempotency timing (docs/rest-api.md and the interface's Limits). */
@@ -24,8 +24,6 @@ export interface IdempotencyRouteOptions {
   box?: SecretBox;
 }
 
-/** The retention of keys: 24 hours (the interface's Limits). */
-export const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_KEY_LENGTH = 255;
 
 function replay(stored: StoredResponse, box: SecretBox | undefined): Response {
@@ -56,7 +54,7 @@ async function snapshot(c: Context<ServerEnv>): Promise<StoredResponse> {
  */
 export function idempotency(repo: IdempotencyRepo, options: IdempotencyOptions = {}, route: IdempotencyRouteOptions = {}): MiddlewareHandler<ServerEnv> {
   const { engineStores = false, owner, box } = route;
-  const ttlMs = options.ttlMs ?? DAY_MS;
+  const ttlMs = options.ttlMs ?? IDEMPOTENCY_TTL_MS;
   const abandonMs = options.abandonMs ?? 60_000;
   return async (c, next) => {
     const key = c.req.header("idempotency-key");

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
 import { spawnServe, tokenFor, type ServeProcess } from "../helpers/pg-nodes.js";
 import { runLoad, secondsToServe, startProbers, statusesBetween, type Batch, type Seen } from "./fault-load.js";
-import { allResolved, caseItems, inspect, resolvedState, seedContexts, until, withStore } from "./support.js";
+import { allResolved, caseItems, inspect, resolvedState, seedContexts, unresolvedReport, until, withStore } from "./support.js";
 
 /**
  * The faults a platform team meets, each during a keyed bulk load through two real
@@ -36,6 +36,11 @@ let db: postgres.Sql;
 let models: Awaited<ReturnType<typeof seedContexts>>["models"];
 let contextIds: string[];
 const nodes: ServeProcess[] = [];
+/** Waits for every context to be resolved; a time-out says which are not, and what the nodes logged last. */
+const untilAllResolved = (db: Parameters<typeof allResolved>[0], what: string, timeoutMs?: number) =>
+  until(allResolved(db), what, timeoutMs).catch(async (err: Error) => {
+    throw new Error(`${err.message}\n${await unresolvedReport(db, nodes.map((n) => n.stderr))}`);
+  });
 const exits: string[] = [];
 const acknowledged: Batch[] = [];
 let made = 0;
@@ -239,7 +244,7 @@ describe("two serve nodes through the faults of their PostgreSQL", { timeout: 24
     expect(other.filter((s) => s.status === 200).length).toBeGreaterThan(0);
     expectHealthy(report);
     if (stranded) {
-      await until(allResolved(db), "every context to be resolved");
+      await untilAllResolved(db, "every context to be resolved");
       const [after] = await db.unsafe("SELECT claim_token AS token FROM contexts WHERE id = $1", [stranded.id]);
       // Claimed again after the frozen node's claim: its commit, if it came late, was refused.
       expect(Number(after.token)).toBeGreaterThan(stranded.token);
@@ -265,7 +270,7 @@ describe("two serve nodes through the faults of their PostgreSQL", { timeout: 24
     const counts = await tally();
     expect({ lost: counts.lost, doubled: counts.doubled, stored: counts.stored }).toEqual({ lost: 0, doubled: 0, stored: counts.sent });
     expect(counts.sent).toBe(made * ITEMS);
-    await until(allResolved(db), "every context to be resolved", 120_000);
+    await untilAllResolved(db, "every context to be resolved", 120_000);
     const twice = await db.unsafe("SELECT context_id, model_id, identity_key FROM records WHERE deleted_at IS NULL GROUP BY 1, 2, 3 HAVING COUNT(*) > 1");
     expect(twice).toEqual([]);
     const [rules] = await db.unsafe("SELECT COUNT(*)::int AS n FROM rules WHERE status = 'active' AND deleted_at IS NULL");
@@ -276,7 +281,7 @@ describe("two serve nodes through the faults of their PostgreSQL", { timeout: 24
       const before = await resolvedState(store.sql);
       await store.sql.run("UPDATE contexts SET freshness = 'stale', evidence_version = evidence_version + 1");
       store.sql.signal("work");
-      await until(allResolved(db), "every context to be resolved again", 120_000);
+      await untilAllResolved(db, "every context to be resolved again", 120_000);
       expect(await resolvedState(store.sql)).toEqual(before);
     });
     // The webhook dispatchers delivered through it all (and after the failover): nothing left pending or failed.

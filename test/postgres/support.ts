@@ -77,6 +77,20 @@ export async function withStore<T>(url: string, fn: (store: Store) => Promise<T>
   }
 }
 
+/**
+ * What a failed wait for resolution leaves to read: the contexts not resolved (freshness,
+ * status, claim, lease, versions) and, when given, the last lines the nodes logged.
+ */
+export async function unresolvedReport(db: postgres.Sql, logs: (() => string)[] = []): Promise<string> {
+  const rows = await db.unsafe(
+    `SELECT uuid::text AS id, freshness, status, claimed_by, claim_token::text AS token, lease_expires_at::text AS lease,
+       evidence_version::text AS evidence, resolved_version::text AS resolved, now()::text AS now
+     FROM contexts WHERE freshness != 'resolved' ORDER BY id LIMIT 10`,
+  );
+  const tails = logs.map((log, i) => `node ${i}: ${log().split("\n").slice(-15).join("\n")}`);
+  return `${JSON.stringify(rows)}\n${tails.join("\n")}`;
+}
+
 /** True once no context of the database is stale or computing. */
 export const allResolved = (db: postgres.Sql) => async (): Promise<boolean> =>
   (await db.unsafe("SELECT 1 FROM contexts WHERE freshness != 'resolved' LIMIT 1")).length === 0;

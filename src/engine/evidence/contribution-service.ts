@@ -4,7 +4,7 @@ import type { BulkResponse, Contribution, Page } from "../../contract/schemas/in
 import type { WriteOptions } from "../../contract/service.js";
 import type { EngineContext, Scope } from "../engine-context.js";
 import type { ContributionRow } from "../store/evidence-repo.js";
-import type { ReplayCodec } from "../store/replay-repo.js";
+import type { ReplayCodec } from "../store/idempotency-repo.js";
 import { bulkItems, bulkResponse } from "./bulk.js";
 import { toApiContribution } from "./contribution-view.js";
 import { createIngestWriter, ingestOne, type IngestDeps } from "./ingest.js";

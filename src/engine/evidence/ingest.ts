@@ -15,7 +15,7 @@ import { checkEvidence, identityKeyOf, missingIdentity } from "./evidence-data.j
 import { apiContribution } from "./contribution-view.js";
 import { contextNotActive, invalidContribution, missingIdentityProblem, modelNotActive } from "./evidence-problems.js";
 import type { ModelCache } from "./model-cache.js";
-import type { ReplayRepo } from "../store/replay-repo.js";
+import type { ReplayRepo } from "../store/idempotency-repo.js";
 
 /** What ingest needs beyond a scope: engine-wide caches and the store's lookups. */
 export interface IngestDeps {
