@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { DdsError } from "../contract/errors.js";
 import type { RouteSpec } from "../contract/routes.js";
-import { hasScope, type Authenticator } from "../engine/index.js";
+import { hasScope, type Authenticator, type Principal } from "../engine/index.js";
 import type { Engines, ServerEnv } from "./types.js";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -12,6 +12,31 @@ export function bearerToken(header: string): string | undefined {
 }
 
 /**
+ * Whether a request may call a route: its token's principal, or why not: no token or an
+ * unknown or revoked one (401), or a token without the route's scope (403).
+ */
+export type Admission =
+  | { principal: Principal; refused?: undefined }
+  | { refused: "missing"; principal?: undefined }
+  | { refused: "invalid"; principal?: undefined }
+  | { refused: "scope"; principal: Principal };
+
+/**
+ * The one admission rule of the API, used by the app's middleware and by the read lane:
+ * who may call `route` with this Authorization header. Synchronous when the authenticator
+ * remembers the token under `stamp` (the lane's cached reads).
+ */
+export function admit(route: RouteSpec, auth: Authenticator, header: string | undefined, stamp?: string): Admission | Promise<Admission> {
+  if (!header) return { refused: "missing" };
+  const token = bearerToken(header);
+  if (token === undefined) return { refused: "invalid" };
+  const decide = (principal: Principal | null | undefined): Admission =>
+    !principal ? { refused: "invalid" } : hasScope(principal.scopes, route.scope) ? { principal } : { refused: "scope", principal };
+  const known = stamp === undefined ? undefined : auth.cached(token, stamp);
+  return known !== undefined ? decide(known) : auth.authenticate(token, stamp).then(decide);
+}
+
+/**
  * Bearer authentication and the scope check of one route (docs/rest-api.md): missing, invalid
  * or revoked tokens are 401 (the error handler adds `WWW-Authenticate`), a token without
  * the route's scope is 403. On success the request gets its token's workspace engine, so
@@ -19,17 +44,13 @@ export function bearerToken(header: string): string | undefined {
  */
 export function requireToken(route: RouteSpec, auth: Authenticator, engines: Engines): MiddlewareHandler<ServerEnv> {
   return async (c, next) => {
-    const header = c.req.header("authorization");
-    if (!header) throw new DdsError("unauthorized", "missing API token: send the header Authorization: Bearer <token>");
-    const token = bearerToken(header);
-    const principal = token ? await auth.authenticate(token) : undefined;
-    if (!principal) throw new DdsError("unauthorized", "invalid or revoked API token");
-    if (!hasScope(principal.scopes, route.scope)) {
-      throw new DdsError(
-        "forbidden",
-        `${route.method} ${route.path} needs a token with the ${route.scope} scope; this token has ${principal.scopes.join(", ")}`,
-      );
+    const admission = await admit(route, auth, c.req.header("authorization"));
+    if (admission.refused === "missing") throw new DdsError("unauthorized", "missing API token: send the header Authorization: Bearer <token>");
+    if (admission.refused === "invalid") throw new DdsError("unauthorized", "invalid or revoked API token");
+    if (admission.refused === "scope") {
+      throw new DdsError("forbidden", `${route.method} ${route.path} needs a token with the ${route.scope} scope; this token has ${admission.principal.scopes.join(", ")}`);
     }
+    const { principal } = admission;
     c.set("principal", principal);
     c.set("engine", engines.get(principal));
     await next();

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pathParams, ROUTES, type RouteSpec } from "../contract/routes.js";
-import { hasScope, type Authenticator, type Principal, type Store, StampedCache } from "../engine/index.js";
+import { type Authenticator, type Principal, type Store, StampedCache } from "../engine/index.js";
 import { requestIdOf } from "./access-log.js";
-import { bearerToken } from "./auth.js";
+import { admit, type Admission } from "./auth.js";
 import { parseRouteQuery } from "./query.js";
 import { callRoute } from "./route-call.js";
 import { markRoute } from "./route-mark.js";
@@ -141,18 +141,14 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     const path = req.url ?? "";
     if (req.method !== "GET" || activity.closing || !path.startsWith("/v1/") || path.includes("?") || path.includes("%")) return void next(req, res);
     const found = match(path);
-    const authorization = found && header(req, "authorization");
-    const token = authorization ? bearerToken(authorization) : undefined;
-    if (!found || token === undefined) return void next(req, res);
+    if (!found) return void next(req, res);
     const started = performance.now();
     const stamp = store.changeStamp(EXTERNAL_CHANGES_MS);
-    const admit = (principal: Principal | null | undefined) => {
-      if (!principal || !hasScope(principal.scopes, found.route.scope)) return void next(req, res);
-      serve(req, res, next, found, principal, stamp, started);
-    };
+    // The app's own admission rule; a refusal is answered by the app, with its problem.
+    const proceed = ({ principal, refused }: Admission) => (refused === undefined ? serve(req, res, next, found, principal, stamp, started) : void next(req, res));
     // A remembered verdict answers at once; otherwise the token is looked up first.
-    const known = auth.cached(token, stamp);
-    if (known !== undefined) return admit(known);
-    auth.authenticate(token, stamp).then(admit, () => void next(req, res));
+    const admission = admit(found.route, auth, header(req, "authorization"), stamp);
+    if (!(admission instanceof Promise)) return proceed(admission);
+    admission.then(proceed, () => void next(req, res));
   };
 }
