@@ -44,6 +44,9 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
+/** How many leases a batch of passes may run before the server's worker takes it as stuck. */
+const STUCK_AFTER_LEASES = 6;
+
 /**
  * Runs the resolution pipeline in the background (beside the HTTP server, or the studio):
  * one pipeline over the whole store (every workspace), a pass at a time while work exists,
@@ -59,7 +62,9 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
   const concurrency = Math.max(1, options.concurrency ?? store.poolStats?.().max ?? 1);
   // Passes write their webhook events (context.resolved, evaluation.changed) to the outbox
   // in their own transaction, exactly as the local engine's pipeline does.
-  const pipeline = createPipeline(store, withWebhookEvents(options.pipeline));
+  // A batch running six leases is taken as stuck (see PipelineOptions.maxPassMs).
+  const lease = options.pipeline?.leaseMs ?? 30_000;
+  const pipeline = createPipeline(store, withWebhookEvents({ maxPassMs: STUCK_AFTER_LEASES * lease, ...options.pipeline }));
   let stopping = false;
   let woken = false;
   let wake: (() => void) | undefined;

@@ -32,6 +32,13 @@ export interface PipelineOptions {
    * its size; see also the server worker's concurrency.
    */
   batchSize?: number;
+  /**
+   * A batch of passes still running after this long is taken as stuck (a database call
+   * that never settles, seen after a node was frozen past its lease): its heartbeat stops,
+   * so its claims lapse and another worker takes them over, and the step is given up with
+   * an error. Unset: no limit (a drain in the CLI). The server's worker sets it.
+   */
+  maxPassMs?: number;
 }
 
 /** How a pass ended: committed resolved, committed but stale (evidence arrived meanwhile), refused at commit (its claim was taken over), or failed. */
@@ -103,6 +110,8 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
     const report = (claim: Claim, outcome: PassOutcome) => options.observer?.passed?.(claim, outcome, (performance.now() - started) / 1000);
     for (const claim of claims) options.observer?.claimed?.(claim);
     const heartbeat = setInterval(() => {
+      // A stuck batch stops extending its claims: they lapse and are taken over.
+      if (options.maxPassMs !== undefined && performance.now() - started > options.maxPassMs) return clearInterval(heartbeat);
       for (const claim of claims) void repo.extend(claim, leaseMs).catch(() => undefined);
     }, Math.max(1, Math.floor(leaseMs / 3)));
     heartbeat.unref();
@@ -162,13 +171,29 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
     return claims.map((c) => outcomes.get(c));
   };
 
+  /**
+   * The batch's outcome, or an error once it has run past `maxPassMs` and its claims' last
+   * lease after that (by then they are free to be taken over; a late commit is fenced).
+   */
+  const withinLimit = <T>(batch: Promise<T>): Promise<T> => {
+    if (options.maxPassMs === undefined) return batch;
+    const limit = options.maxPassMs + leaseMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stuck = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`a batch of passes ran for ${Math.round(limit / 1000)} s without ending; its claims were left to lapse`)), limit);
+    });
+    // A batch that ends after being given up must not become an unhandled rejection.
+    batch.catch(() => undefined);
+    return Promise.race([batch, stuck]).finally(() => clearTimeout(timer));
+  };
+
   /** Claims up to `limit` contexts of the scope and runs their passes; the claims, or none. */
   const stepMany = async (limit: number, scope: ClaimScope = {}): Promise<{ claims: Claim[]; outcomes: CommitOutcome[] }> => {
     // Only when there are some: a step otherwise claims without yielding first.
     if (unreleased.length > 0) await releaseLeftovers();
     const claims = await repo.claimMany(worker, leaseMs, limit, scope);
     if (claims.length === 0) return { claims, outcomes: [] };
-    return { claims, outcomes: await runBatch(claims) };
+    return { claims, outcomes: await withinLimit(runBatch(claims)) };
   };
 
   return {

@@ -3,27 +3,25 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
-let addon: string | null | undefined;
+let addon: string | object | undefined;
 
 /**
- * better-sqlite3's compiled addon, found once by its place in the package; null when it is
- * elsewhere (then the package's own lookup, the `bindings` module, finds it). Naming it
- * skips that lookup, which tries a dozen paths on every start-up.
+ * better-sqlite3's compiled addon, found once: by its usual place in the package, else by
+ * the package's own lookup (the `bindings` module) run from the package's folder. Naming
+ * it skips that lookup, which tries a dozen paths on every start-up, and works from the
+ * CLI's bundle too, where `bindings` would search from the bundle's folder instead.
  */
-function addonPath(): string | null {
+function addonOf(): string | object {
   if (addon !== undefined) return addon;
-  try {
-    const pkg = createRequire(import.meta.url).resolve("better-sqlite3/package.json");
-    const path = join(dirname(pkg), "build", "Release", "better_sqlite3.node");
-    addon = existsSync(path) ? path : null;
-  } catch {
-    addon = null;
-  }
-  return addon;
+  const pkg = createRequire(import.meta.url).resolve("better-sqlite3/package.json");
+  const built = join(dirname(pkg), "build", "Release", "better_sqlite3.node");
+  if (existsSync(built)) return (addon = built);
+  const bindings = createRequire(pkg)("bindings") as (options: { bindings: string; module_root: string }) => object;
+  return (addon = bindings({ bindings: "better_sqlite3.node", module_root: dirname(pkg) }));
 }
 
 /** Opens a SQLite file with better-sqlite3 (every connection ddsctl makes goes through here). */
 export function openSqliteFile(path: string, options: Database.Options = {}): Database.Database {
-  const nativeBinding = addonPath();
-  return new Database(path, nativeBinding === null ? options : { ...options, nativeBinding });
+  // better-sqlite3 takes the loaded addon object too (lib/database.js); its types say string only.
+  return new Database(path, { ...options, nativeBinding: addonOf() as string });
 }
