@@ -15,7 +15,7 @@ import { createModelService } from "./models/model-service.js";
 import { createPipeline, type Pipeline, type PipelineOptions } from "./pipeline/worker.js";
 import { createContextLinkService } from "./relationships/context-links.js";
 import { createRelationshipService } from "./relationships/relationship-service.js";
-import { openStore, type OpenDatabaseOptions } from "./store/db.js";
+import { openSqliteDatabase, type OpenDatabaseOptions } from "./store/db.js";
 // A cycle at load time only: openLocalEngine calls openApp when it runs.
 import { openApp, type AppEnv } from "./app.js";
 import { createReplayRepo } from "./store/idempotency-repo.js";
@@ -79,7 +79,7 @@ export async function openLocalEngine(options: Omit<LocalEngineOptions, "db" | "
  */
 export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   const ownsStore = options.ownsStore ?? typeof options.db === "string";
-  const store = typeof options.db === "string" ? openStore(options.db) : options.db;
+  const store = typeof options.db === "string" ? openSqliteDatabase(options.db) : options.db;
   const workspace = options.workspace ?? "default";
   const actor = options.actor ?? localActor();
   // Written once, before the first transaction of this engine (rows refer to it).

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createLocalEngine } from "../../dist/engine/local-engine.js";
-import { openStore } from "../../dist/engine/store/db.js";
+import { openSqliteDatabase } from "../../dist/engine/store/db.js";
 import { uuidBytes, uuidString } from "../../dist/engine/store/values.js";
 import { newId as uuidv7 } from "../../dist/util/ids.js";
 import { MODELS, RULES, contributions } from "./workload.mjs";
@@ -47,7 +47,7 @@ export async function runIngestBench({ rows, contexts }) {
     const dir = mkdtempSync(join(tmpdir(), "bench-raw-"));
     const { engine, modelIds, contextIds } = await setup(dir, contexts);
     await engine.close();
-    const store = openStore(join(dir, "dds.db"));
+    const store = openSqliteDatabase(join(dir, "dds.db"));
     const db = store.raw;
     // The project's own tables: integer keys inside, UUIDs in 16 bytes, times in milliseconds.
     const ctxKey = new Map(db.prepare("SELECT uuid, id FROM contexts").all().map((r) => [uuidString(r.uuid), r.id]));

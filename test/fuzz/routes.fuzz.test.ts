@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pathParams, ROUTES, type RouteSpec } from "../../src/contract/routes.js";
 import { issueToken } from "../../src/engine/auth/index.js";
-import { openStore } from "../../src/engine/store/db.js";
+import { openSqliteDatabase } from "../../src/engine/store/db.js";
 import { BIN } from "../helpers/cli.js";
 import { rawRequest } from "../server/raw-http.js";
 import { bodyFor, fillPath } from "../server/route-fill.js";
@@ -46,7 +46,7 @@ let doc: { paths: Record<string, Record<string, { responses: Record<string, { co
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "ddsctl-fuzz-"));
   const db = join(dir, "dds.db");
-  const store = openStore(db);
+  const store = openSqliteDatabase(db);
   admin = (await issueToken(store, { workspace: "default", scopes: ["admin"] })).token;
   await store.close();
   proc = execa("node", [BIN, "serve", "--port", "0", "--quiet", "--local", db], { reject: false, env: { NO_COLOR: "1" } });

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuthenticator, issueToken } from "../../src/engine/auth/index.js";
 import { createLocalEngine } from "../../src/engine/local-engine.js";
-import { openStore, type SqliteStore } from "../../src/engine/store/db.js";
+import { openSqliteDatabase, type SqliteStore } from "../../src/engine/store/db.js";
 import { createApp } from "../../src/server/app.js";
 import { appOver } from "../../src/engine/app.js";
 
@@ -32,7 +32,7 @@ let entered: () => void = () => undefined;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "ddsctl-body-gone-"));
-  store = openStore(join(dir, "dds.db"));
+  store = openSqliteDatabase(join(dir, "dds.db"));
   token = (await issueToken(store, { workspace: "default", scopes: ["admin"] })).token;
   const engine = createLocalEngine({ db: store });
   modelId = (await engine.createModel({ name: "Pet", identity: ["petId"], fields: [{ name: "petId", type: "string" }] })).modelId;

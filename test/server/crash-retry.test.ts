@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken } from "../../src/engine/auth/index.js";
-import { openStore } from "../../src/engine/store/db.js";
+import { openSqliteDatabase } from "../../src/engine/store/db.js";
 import { BIN } from "../helpers/cli.js";
 
 const HOLD = join(import.meta.dirname, "fixtures/hold-key.mjs");
@@ -17,7 +17,7 @@ const procs: ResultPromise[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "ddsctl-crash-"));
   db = join(dir, "dds.db");
-  const store = openStore(db);
+  const store = openSqliteDatabase(db);
   token = (await issueToken(store, { workspace: "default", scopes: ["admin"] })).token;
   await store.close();
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuthenticator, issueToken } from "../../src/engine/auth/index.js";
-import { openStore, type SqliteStore } from "../../src/engine/store/db.js";
+import { openSqliteDatabase, type SqliteStore } from "../../src/engine/store/db.js";
 import { createApp } from "../../src/server/app.js";
 import { appOver } from "../../src/engine/app.js";
 
@@ -18,7 +18,7 @@ let token: string;
 let release: () => void = () => undefined;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "ddsctl-deadline-"));
-  store = openStore(join(dir, "dds.db"));
+  store = openSqliteDatabase(join(dir, "dds.db"));
   token = (await issueToken(store, { workspace: "default", scopes: ["admin"] })).token;
 });
 afterAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../../src/contract/json-limits.js";
 import { ROUTES } from "../../src/contract/routes.js";
 import { createLocalEngine } from "../../src/engine/local-engine.js";
-import { openStore } from "../../src/engine/store/db.js";
+import { openSqliteDatabase } from "../../src/engine/store/db.js";
 import { startServer, type Harness, type Reply } from "./harness.js";
 import { fillPath } from "./route-fill.js";
 import { seedWorkspace, type Seeded } from "./seed.js";
@@ -63,7 +63,7 @@ describe("cursors the server did not make", () => {
   });
 
   it("are refused by the local engine too", async () => {
-    const engine = createLocalEngine({ db: openStore(":memory:") });
+    const engine = createLocalEngine({ db: openSqliteDatabase(":memory:") });
     for (const cursor of forged) await expect(engine.listContexts({ cursor })).rejects.toMatchObject({ status: 400, code: "invalid_request" });
     engine.close();
   });
@@ -93,7 +93,7 @@ describe(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`, () => {
   });
 
   it("is refused by the local engine before anything walks it", async () => {
-    const engine = createLocalEngine({ db: openStore(":memory:") });
+    const engine = createLocalEngine({ db: openSqliteDatabase(":memory:") });
     await expect(engine.createContext({ metadata: JSON.parse(deepObject(5000)) })).rejects.toMatchObject({ status: 422, code: "validation_failed" });
     engine.close();
   });

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken, revokeToken } from "../../src/engine/auth/index.js";
 import { createLocalEngine } from "../../src/engine/local-engine.js";
-import { openStore, type Store } from "../../src/engine/store/db.js";
+import { openSqliteDatabase, type Store } from "../../src/engine/store/db.js";
 import { startServer, type Harness } from "./harness.js";
 
 // The read lane answers plain GETs outside the app and caches single-resource reads; these
@@ -16,7 +16,7 @@ const logs: string[] = [];
 beforeAll(async () => {
   h = await startServer({ worker: false, quiet: false, log: (line) => logs.push(line) });
   // A second connection to the same file: what another `ddsctl` process would write through.
-  other = openStore(h.dbPath);
+  other = openSqliteDatabase(h.dbPath);
   token = await h.token("write");
   contextId = (await h.request("POST", "/v1/contexts", { token, body: { name: "lane" } })).json.contextId;
 });

@@ -2,7 +2,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROUTES } from "../../src/contract/routes.js";
 import { createLocalEngine } from "../../src/engine/local-engine.js";
-import { openStore } from "../../src/engine/store/db.js";
+import { openSqliteDatabase } from "../../src/engine/store/db.js";
 import { startServer, type Harness } from "./harness.js";
 import { bodyFor, fillPath } from "./route-fill.js";
 import { seedWorkspace, type Seeded } from "./seed.js";
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 describe("the route table", () => {
   it("has exactly one route per REST operation of the service", () => {
-    const engine = createLocalEngine({ db: openStore(":memory:") });
+    const engine = createLocalEngine({ db: openSqliteDatabase(":memory:") });
     const operations = Object.keys(engine).filter((k) => !["ctx", "pipeline", "runPipeline", "close", "writeGroup", "expandReplay"].includes(k)).sort();
     expect(ROUTES.map((r) => r.operation).sort()).toEqual(operations);
     const keys = ROUTES.map((r) => `${r.method} ${r.path}`);

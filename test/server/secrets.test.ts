@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalEngine } from "../../src/engine/local-engine.js";
 import { newSecretKey } from "../../src/engine/secrets/key-ring.js";
 import { rotateSecrets } from "../../src/engine/secrets/secret-rotation.js";
-import { openStore } from "../../src/engine/store/db.js";
+import { openSqliteDatabase } from "../../src/engine/store/db.js";
 import { createWebhookDispatcher } from "../../src/engine/webhooks/index.js";
 import { BIN } from "../helpers/cli.js";
 import { startServer, type Harness } from "./harness.js";
@@ -69,7 +69,7 @@ describe("webhook signing secrets at rest", () => {
   });
 
   it("deliveries are signed with the decrypted secret", async () => {
-    const store = openStore(":memory:");
+    const store = openSqliteDatabase(":memory:");
     const engine = createLocalEngine({ db: store });
     const hook = await engine.createWebhook({ url: "http://receiver.test/hook", events: ["context.status_changed"] });
     const ctx = await engine.createContext({ name: "c" });
@@ -92,7 +92,7 @@ describe("webhook signing secrets at rest", () => {
     const old = newSecretKey();
     const next = newSecretKey();
     const env = { DDS_SECRET_KEY: old.key.toString("base64") };
-    const store = openStore(":memory:");
+    const store = openSqliteDatabase(":memory:");
     const { secretBoxFor } = await import("../../src/engine/secrets/secret-box.js");
     const sealed = secretBoxFor(store, env).seal("whsec_abc", "webhook-secret");
     expect(sealed).toContain(`:${old.id}:`);
@@ -102,7 +102,7 @@ describe("webhook signing secrets at rest", () => {
     expect(report).toMatchObject({ keyId: next.id, retiredKeyIds: [old.id], resealed: 1 });
     const stored = (store.raw.prepare("SELECT secret FROM webhooks").get() as { secret: string }).secret;
     expect(stored).toContain(`:${next.id}:`);
-    const other = openStore(":memory:");
+    const other = openSqliteDatabase(":memory:");
     expect(secretBoxFor(other, { DDS_SECRET_KEY: next.key.toString("base64") }).open(stored, "webhook-secret")).toBe("whsec_abc");
     await other.close();
     await store.close();

@@ -23,7 +23,7 @@ const relativeImports = (path: string) => [...readFileSync(path, "utf8").matchAl
 const ASSEMBLY: Record<string, string[]> = {
   openDatabase: ["engine/app.ts"],
   // createLocalEngine opens a SQLite path itself when handed one (tests of the engine alone).
-  openStore: ["engine/app.ts", "engine/local-engine.ts"],
+  openSqliteDatabase: ["engine/app.ts", "engine/local-engine.ts"],
   createLocalEngine: ["engine/app.ts"],
   createAuthenticator: ["engine/app.ts"],
   createProcessOwner: ["engine/app.ts"],

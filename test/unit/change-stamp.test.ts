@@ -3,15 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAuthenticator, issueToken, revokeToken } from "../../src/engine/auth/index.js";
-import { openStore, type SqliteStore } from "../../src/engine/store/db.js";
+import { openSqliteDatabase, type SqliteStore } from "../../src/engine/store/db.js";
 
 let dir: string;
 let store: SqliteStore;
 let other: SqliteStore;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "dds-stamp-"));
-  store = openStore(join(dir, "dds.db"));
-  other = openStore(join(dir, "dds.db"));
+  store = openSqliteDatabase(join(dir, "dds.db"));
+  other = openSqliteDatabase(join(dir, "dds.db"));
 });
 afterEach(async () => {
   await store.close();

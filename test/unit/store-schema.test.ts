@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openStore } from "../../src/engine/store/db.js";
+import { openSqliteDatabase } from "../../src/engine/store/db.js";
 import { ensureWorkspace } from "../../src/engine/store/store.js";
 import { MIGRATIONS } from "../../src/engine/store/sqlite/migrations/index.js";
 import { declaredShape, sqliteShape } from "../helpers/schema-shape.js";
@@ -13,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("store", () => {
   it("migrates a new database, with WAL and foreign keys", async () => {
-    const store = openStore(join(dir, "a.db"));
+    const store = openSqliteDatabase(join(dir, "a.db"));
     expect(store.raw.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(store.raw.pragma("foreign_keys", { simple: true })).toBe(1);
     expect(store.raw.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
@@ -22,8 +22,8 @@ describe("store", () => {
 
   it("waits for another connection's write lock without stopping the event loop", async () => {
     const path = join(dir, "busy.db");
-    const a = openStore(path);
-    const b = openStore(path);
+    const a = openSqliteDatabase(path);
+    const b = openSqliteDatabase(path);
     const group = a.writeGroup(); // holds the file's write lock
     let done = false;
     const write = b.sql.tx((tx) => ensureWorkspace(tx, "w")).then(() => void (done = true));
@@ -38,19 +38,19 @@ describe("store", () => {
   });
 
   it("a new database has the declared schema: columns, types, defaults, checks, keys, foreign keys and indexes", () => {
-    const store = openStore(join(dir, "b.db"));
+    const store = openSqliteDatabase(join(dir, "b.db"));
     expect(sqliteShape(store.raw)).toEqual(declaredShape("sqlite"));
     store.close();
   });
 
   it("reopening is a no-op and a database from a newer ddsctl is refused", () => {
     const path = join(dir, "c.db");
-    openStore(path).close();
-    openStore(path).close();
+    openSqliteDatabase(path).close();
+    openSqliteDatabase(path).close();
     const raw = new Database(path);
     raw.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     raw.close();
-    expect(() => openStore(path)).toThrow(/newer than this ddsctl supports/);
+    expect(() => openSqliteDatabase(path)).toThrow(/newer than this ddsctl supports/);
   });
 });
 

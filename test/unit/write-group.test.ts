@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createLocalEngine } from "../../src/engine/local-engine.js";
-import { openStore, type SqliteStore } from "../../src/engine/store/db.js";
+import { openSqliteDatabase, type SqliteStore } from "../../src/engine/store/db.js";
 import { createPipelineRepo } from "../../src/engine/store/pipeline-repo.js";
 import { uuidBytes } from "../../src/engine/store/values.js";
 import { setupMortgageModels } from "../contract/mortgage-models.js";
@@ -12,7 +12,7 @@ function contextRow(engine: ReturnType<typeof createLocalEngine>, contextId: str
 }
 
 async function engineWithContext() {
-  const engine = createLocalEngine({ db: openStore(":memory:") });
+  const engine = createLocalEngine({ db: openSqliteDatabase(":memory:") });
   const models = await setupMortgageModels(engine);
   const { contextId } = await engine.createContext({});
   const item = (n: number, income: unknown = 1000) => ({ contextId, modelId: models.Employment, sourceId: `s${n}`, sourceType: "document", data: { employmentId: `e${n}`, monthlyIncome: income } });

@@ -7,7 +7,7 @@ import { Webhook } from "standardwebhooks";
 import type Database from "better-sqlite3";
 import { appOver, type AppEnv } from "../../src/engine/app.js";
 import type { LocalEngine, LocalEngineOptions } from "../../src/engine/local-engine.js";
-import { openStore, type SqliteStore } from "../../src/engine/store/db.js";
+import { openSqliteDatabase, type SqliteStore } from "../../src/engine/store/db.js";
 import { uuidBytes, uuidString } from "../../src/engine/store/values.js";
 
 /** The raw SQLite connection under an engine (these tests run on SQLite files). */
@@ -22,7 +22,7 @@ export function tempDb(): { path: string; open(options?: Omit<LocalEngineOptions
     path,
     open(options = {}) {
       // An application of its own, given `env` (the secret key a serve process would have).
-      const app = appOver(openStore(path), { env: options.env ?? {}, pipeline: options.pipeline, ownsStore: true });
+      const app = appOver(openSqliteDatabase(path), { env: options.env ?? {}, pipeline: options.pipeline, ownsStore: true });
       const engine: LocalEngine = { ...app.engine({ workspace: options.workspace ?? "default", actor: options.actor }), close: () => app.close() };
       engines.push(engine);
       return engine;

@@ -11,7 +11,7 @@ export { asDatabaseUnavailable } from "./db-errors.js";
 export { isPostgresUrl, redactUrl } from "./location.js";
 
 /** Opens the SQLite database at `path` (created on first use). */
-export function openStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
+export function openSqliteDatabase(path: string, options: SqliteStoreOptions = {}): SqliteStore {
   return openSqliteStore(path, options);
 }
 

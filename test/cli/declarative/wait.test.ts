@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPipelineRepo } from "../../../src/engine/store/pipeline-repo.js";
-import { openStore } from "../../../src/engine/store/db.js";
+import { openSqliteDatabase } from "../../../src/engine/store/db.js";
 import { sandbox, type Sandbox } from "../../helpers/cli.js";
 import { expectExit, PET_MODEL, writeDoc } from "./helpers.js";
 
@@ -30,7 +30,7 @@ describe("wait", () => {
   it("exits 5 when the time runs out (another worker holds the context)", async () => {
     await addEvidence(2);
     // A worker elsewhere claimed the context and holds its lease: nothing here may take it over.
-    const store = openStore(box.db);
+    const store = openSqliteDatabase(box.db);
     try {
       const claim = await createPipelineRepo(store.sql).claim("another-worker", 60_000, { only: [contextId] });
       expect(claim?.contextId).toBe(contextId);
