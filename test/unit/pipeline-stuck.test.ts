@@ -42,7 +42,7 @@ describe("a stuck batch of passes", () => {
       const stuck = createPipeline(withOneStuckRead(store), { workerId: "stuck", leaseMs, maxPassMs: 2 * leaseMs });
       const other = createPipeline(store, { workerId: "other", leaseMs });
 
-      const givenUp = expect(stuck.stepMany(1)).rejects.toThrow(/without ending; its claims were left to lapse/);
+      const givenUp = expect(stuck.stepMany(1)).rejects.toThrow(/without ending \(stuck reading its inputs\); its claims were left to lapse/);
       await givenUp;
       // Its claim lapses (no heartbeat any more): the other worker takes it over and resolves it.
       for (;;) {

@@ -105,7 +105,7 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
    * the others still commit, and the first failure is thrown afterwards. While the passes
    * run, a heartbeat extends their leases every third of one.
    */
-  const runBatch = async (claims: Claim[]): Promise<CommitOutcome[]> => {
+  const runBatch = async (claims: Claim[], at: { phase: string }): Promise<CommitOutcome[]> => {
     const started = performance.now();
     const report = (claim: Claim, outcome: PassOutcome) => options.observer?.passed?.(claim, outcome, (performance.now() - started) / 1000);
     for (const claim of claims) options.observer?.claimed?.(claim);
@@ -121,12 +121,14 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
     try {
       let loaded;
       try {
+        at.phase = "reading its inputs";
         loaded = await repo.loadPassInputs(claims);
       } catch (err) {
         for (const claim of claims) report(claim, "failed");
         await Promise.all(claims.map(giveBack));
         throw err;
       }
+      at.phase = "running its passes";
       for (const claim of claims) {
         const input = loaded.get(claim.contextKey);
         if (!input) {
@@ -146,6 +148,7 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
       }
       let committed: CommitOutcome[];
       try {
+        at.phase = "committing";
         committed = await repo.commitPasses(ready, async (tx, pass) => {
           await options.onPass?.(tx, {
             contextId: pass.claim.contextId,
@@ -175,12 +178,12 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
    * The batch's outcome, or an error once it has run past `maxPassMs` and its claims' last
    * lease after that (by then they are free to be taken over; a late commit is fenced).
    */
-  const withinLimit = <T>(batch: Promise<T>): Promise<T> => {
+  const withinLimit = <T>(batch: Promise<T>, at: { phase: string }): Promise<T> => {
     if (options.maxPassMs === undefined) return batch;
     const limit = options.maxPassMs + leaseMs;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stuck = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`a batch of passes ran for ${Math.round(limit / 1000)} s without ending; its claims were left to lapse`)), limit);
+      timer = setTimeout(() => reject(new Error(`a batch of passes ran for ${Math.round(limit / 1000)} s without ending (stuck ${at.phase}); its claims were left to lapse`)), limit);
     });
     // A batch that ends after being given up must not become an unhandled rejection.
     batch.catch(() => undefined);
@@ -193,7 +196,8 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
     if (unreleased.length > 0) await releaseLeftovers();
     const claims = await repo.claimMany(worker, leaseMs, limit, scope);
     if (claims.length === 0) return { claims, outcomes: [] };
-    return { claims, outcomes: await withinLimit(runBatch(claims)) };
+    const at = { phase: "starting" };
+    return { claims, outcomes: await withinLimit(runBatch(claims, at), at) };
   };
 
   return {
