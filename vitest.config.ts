@@ -23,6 +23,8 @@ const LOCAL_ONLY = [
   // Each starts its own serve, or reaches into the database file itself.
   "test/cli/import/remote.test.ts",
   "test/cli/declarative/wait.test.ts",
+  // Runs the real binary on a database of its own to see what it loads.
+  "test/cli/startup-loads.test.ts",
 ];
 
 export default defineConfig({
