@@ -1,9 +1,10 @@
 import type { Context } from "hono";
 import { DdsError } from "../contract/errors.js";
-import { ROUTES } from "../contract/routes.js";
 import { DOCS_PATHS } from "./docs.js";
 import { errorResponse, methodNotAllowed } from "./problem.js";
+import { routeMethodsAt } from "./route-table.js";
 
+/** The pages outside the route table (the table's routes are in route-table.ts). */
 interface Pattern {
   regex: RegExp;
   method: string;
@@ -14,12 +15,11 @@ const PATTERNS: Pattern[] = [
   { regex: /^\/readyz$/, method: "GET" },
   { regex: /^\/v1\/openapi\.json$/, method: "GET" },
   ...DOCS_PATHS.map((regex) => ({ regex, method: "GET" })),
-  ...ROUTES.map((r) => ({ regex: new RegExp(`^/v1${r.path.replace(/\{[^}]+\}/g, "[^/]+")}$`), method: r.method })),
 ];
 
 /** Methods some route answers at `path` (empty when no route has this path). */
 export function allowedMethods(path: string): string[] {
-  return [...new Set(PATTERNS.filter((p) => p.regex.test(path)).map((p) => p.method))];
+  return [...new Set([...PATTERNS.filter((p) => p.regex.test(path)).map((p) => p.method), ...routeMethodsAt(path)])];
 }
 
 /** Unknown path: 404 problem; known path, wrong method: 405 problem with `Allow`. */

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { pathParams, ROUTES, type RouteSpec } from "../contract/routes.js";
 import { type Authenticator, type Principal, type Store, StampedCache } from "../engine/index.js";
 import { requestIdOf } from "./access-log.js";
 import { admit, type Admission } from "./auth.js";
 import { parseRouteQuery } from "./query.js";
 import { callRoute } from "./route-call.js";
 import { markRoute } from "./route-mark.js";
+import { matchRoute, type MatchedRoute } from "./route-table.js";
 import type { ServerLogger } from "./server-log.js";
 import type { Activity, Engines } from "./types.js";
 
@@ -22,28 +22,6 @@ const NO_QUERY = new URLSearchParams();
 const EXTERNAL_CHANGES_MS = 1;
 /** Cached read answers at most (each a few hundred bytes to a few KB). */
 const MAX_CACHED = 1000;
-
-interface Compiled {
-  route: RouteSpec;
-  pattern: RegExp;
-  /** The route template metrics and logs name it by. */
-  template: string;
-}
-
-/** GET routes as patterns over the raw path, in table order (the app's matching order). */
-function compileGetRoutes(): Compiled[] {
-  return ROUTES.filter((r) => r.method === "GET").map((route) => {
-    const source = route.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "([^/]+)");
-    return { route, pattern: new RegExp(`^/v1${source}$`), template: `/v1${route.path}` };
-  });
-}
-
-/** A GET route matched on a raw path, with its path arguments. */
-interface Found {
-  route: RouteSpec;
-  template: string;
-  args: string[];
-}
 
 /** What the read lane needs: the store, the app's own authenticator, engines, activity and logger. */
 export interface ReadLaneOptions {
@@ -76,23 +54,6 @@ export interface ReadLaneOptions {
 export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage, res: ServerResponse, next: Listener) => void {
   const { store, auth, engines, activity, logger } = options;
   const cache = new StampedCache<string>(MAX_CACHED);
-  const routes = compileGetRoutes();
-  const params = new Map(routes.map((c) => [c.route, pathParams(c.route.path).length]));
-
-  // Routes by their first segment (`/v1/contexts/...` → the contexts routes), in table order.
-  const bySegment = new Map<string, Compiled[]>();
-  for (const c of routes) {
-    const segment = c.route.path.split("/")[1];
-    bySegment.set(segment, [...(bySegment.get(segment) ?? []), c]);
-  }
-  const match = (path: string): Found | undefined => {
-    const end = path.indexOf("/", 4);
-    for (const c of bySegment.get(path.slice(4, end < 0 ? undefined : end)) ?? []) {
-      const m = c.pattern.exec(path);
-      if (m) return { route: c.route, template: c.template, args: m.slice(1, 1 + params.get(c.route)!) };
-    }
-    return undefined;
-  };
   /**
    * A request header by its lowercase name, read from rawHeaders (cheaper than building
    * req.headers); repeated headers are joined with ", " as the app's Headers join them.
@@ -106,7 +67,7 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     return value;
   };
 
-  const serve = (req: IncomingMessage, res: ServerResponse, next: Listener, found: Found, principal: Principal, stamp: string, started: number) => {
+  const serve = (req: IncomingMessage, res: ServerResponse, next: Listener, found: MatchedRoute, principal: Principal, stamp: string, started: number) => {
     const path = req.url!;
     const send = (body: string) => {
       const requestId = requestIdOf(header(req, "x-request-id"));
@@ -140,7 +101,7 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
   return (req, res, next) => {
     const path = req.url ?? "";
     if (req.method !== "GET" || activity.closing || !path.startsWith("/v1/") || path.includes("?") || path.includes("%")) return void next(req, res);
-    const found = match(path);
+    const found = matchRoute("GET", path);
     if (!found) return void next(req, res);
     const started = performance.now();
     const stamp = store.changeStamp(EXTERNAL_CHANGES_MS);
