@@ -39,14 +39,15 @@ export interface AppOptions {
  * unless it is the database failing (a lost connection the store did not catch): a 503
  * with Retry-After, like every other refusal while the database is away.
  */
-function onError(err: Error, c: Parameters<typeof errorResponse>[0]): Response {
+function onError(err: Error, c: Parameters<typeof errorResponse>[0], debug: boolean): Response {
   if (isDdsError(err)) return errorResponse(c, err);
   const unavailable = asDatabaseUnavailable(err);
   if (unavailable) return errorResponse(c, unavailable);
   // Nobody reads this answer; the access log says `aborted`.
   if (err instanceof ClientAbortedError) return problemResponse(c, { type: "https://ddsctl.dev/problems/client-closed-request", title: "Client Closed Request", status: 499, detail: err.message, code: "client_closed_request" });
   if (err instanceof HTTPException && err.status < 500) return errorResponse(c, new DdsError("invalid_request", err.message));
-  if (process.env.DDS_DEBUG === "1") process.stderr.write(`${err.stack ?? err.message}\n`);
+  // DDS_DEBUG=1 in the application's environment: the stack on stderr, never in the answer.
+  if (debug) process.stderr.write(`${err.stack ?? err.message}\n`);
   return errorResponse(c, internalError());
 }
 
@@ -98,7 +99,8 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
     app.on([route.method], [path], ...chain, routeHandler(route));
   }
   app.notFound(notFound);
-  app.onError(onError);
+  const debug = options.app.env.DDS_DEBUG === "1";
+  app.onError((err, c) => onError(err, c, debug));
   return app;
 }
 
