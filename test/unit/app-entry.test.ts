@@ -58,8 +58,8 @@ describe("one application at the centre", () => {
     expect(bad).toEqual([]);
   });
 
-  it("the engine reads no environment of its own: it is given one (AppEnv)", () => {
-    const bad = all.filter((p) => rel(p).startsWith("engine/") && /\bprocess\.env\b/.test(code(p))).map(rel);
+  it("the engine and the server read no environment of their own: they are given one (AppEnv)", () => {
+    const bad = all.filter((p) => /^(engine|server)\//.test(rel(p)) && /\bprocess\.env\b/.test(code(p))).map(rel);
     expect(bad).toEqual([]);
   });
 
