@@ -4,17 +4,13 @@ import { createPipeline } from "../../src/engine/pipeline/worker.js";
 import { runPass } from "../../src/engine/pipeline/stages/index.js";
 import { passChanges } from "../../src/engine/store/pass-changes.js";
 import { RULES, setupMortgageModels } from "../contract/mortgage-models.js";
+import { freshnessOf, newMortgageCase } from "./mortgage-case.js";
 
 let engine: LocalEngine;
 let models: Awaited<ReturnType<typeof setupMortgageModels>>;
 
-async function newCase(amount = 200000): Promise<string> {
-  const { contextId } = await engine.createContext({ name: "c", type: "mortgage" });
-  await engine.createContribution({ contextId, modelId: models.Loan, sourceId: "form", sourceType: "document", data: { amount, propertyValue: 400000, monthlyDebt: 1000 } });
-  return contextId;
-}
-
-const freshness = async (id: string) => (await engine.getContext(id)).freshness;
+const newCase = (amount?: number) => newMortgageCase(engine, models, amount);
+const freshness = (id: string) => freshnessOf(engine, id);
 const inContext = "(SELECT id FROM contexts WHERE uuid = ?)";
 /** What a pass writes of a context: its records' and evaluations' rows as stored. */
 const rowsOf = async (id: string) => ({

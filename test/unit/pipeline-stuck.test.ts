@@ -7,6 +7,7 @@ import { createPipeline } from "../../src/engine/pipeline/worker.js";
 import type { Sql } from "../../src/engine/store/sql.js";
 import type { Store } from "../../src/engine/store/store.js";
 import { RULES, setupMortgageModels } from "../contract/mortgage-models.js";
+import { freshnessOf, newMortgageCase } from "../helpers/mortgage-case.js";
 
 /**
  * A store whose first read-only transaction never settles: a pass stuck on a database
@@ -35,8 +36,7 @@ describe("a stuck batch of passes", () => {
     try {
       const models = await setupMortgageModels(engine);
       await engine.createRule(RULES.ltv as never);
-      const { contextId } = await engine.createContext({ name: "c", type: "mortgage" });
-      await engine.createContribution({ contextId, modelId: models.Loan, sourceId: "form", sourceType: "document", data: { amount: 200000, propertyValue: 400000, monthlyDebt: 1000 } });
+      const contextId = await newMortgageCase(engine, models);
       const store = engine.ctx.store;
       const leaseMs = 100;
       const stuck = createPipeline(withOneStuckRead(store), { workerId: "stuck", leaseMs, maxPassMs: 2 * leaseMs });
@@ -46,7 +46,7 @@ describe("a stuck batch of passes", () => {
       await givenUp;
       // Its claim lapses (no heartbeat any more): the other worker takes it over and resolves it.
       for (;;) {
-        if ((await other.stepMany(1)) > 0 && (await engine.getContext(contextId)).freshness === "resolved") break;
+        if ((await other.stepMany(1)) > 0 && (await freshnessOf(engine, contextId)) === "resolved") break;
         await new Promise((r) => setTimeout(r, leaseMs / 4));
       }
       // Claimed twice: by the stuck worker, then taken over by the other.

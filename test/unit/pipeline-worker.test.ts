@@ -5,18 +5,14 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createLocalEngine, type LocalEngine } from "../../src/engine/local-engine.js";
 import { createPipeline } from "../../src/engine/pipeline/worker.js";
 import { RULES, setupMortgageModels } from "../contract/mortgage-models.js";
+import { freshnessOf, newMortgageCase } from "../helpers/mortgage-case.js";
 import { uuidBytes } from "../../src/engine/store/values.js";
 
 let engine: LocalEngine;
 let models: Awaited<ReturnType<typeof setupMortgageModels>>;
 
-async function newCase(amount = 200000): Promise<string> {
-  const { contextId } = await engine.createContext({ name: "c", type: "mortgage" });
-  await engine.createContribution({ contextId, modelId: models.Loan, sourceId: "form", sourceType: "document", data: { amount, propertyValue: 400000, monthlyDebt: 1000 } });
-  return contextId;
-}
-
-const freshness = async (id: string) => (await engine.getContext(id)).freshness;
+const newCase = (amount?: number) => newMortgageCase(engine, models, amount);
+const freshness = (id: string) => freshnessOf(engine, id);
 const inContext = "(SELECT id FROM contexts WHERE uuid = ?)";
 const counts = (id: string) =>
   engine.ctx.db.get<{ e: number; sha: string }>(
