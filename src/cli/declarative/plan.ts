@@ -7,6 +7,7 @@ import type { ContextDocument, LoadedDocument, ModelDocument, RuleDocument } fro
 import { activationOrder, planModel } from "./model-plan.js";
 import type { Plan } from "./plan-types.js";
 import { planRule } from "./rule-plan.js";
+import { mapLimit } from "../../portable/map-limit.js";
 
 /** Every item of a paged list. */
 export async function allPages<T>(fetch: (q: ListQuery) => Promise<Page<T>>, query: ListQuery = {}): Promise<T[]> {
@@ -17,20 +18,6 @@ export async function allPages<T>(fetch: (q: ListQuery) => Promise<Page<T>>, que
     out.push(...page.data);
     cursor = page.hasNextPage && page.nextCursor ? page.nextCursor : undefined;
   } while (cursor);
-  return out;
-}
-
-/** Runs `fn` over `items` with at most `limit` calls in flight (remote mode pays a round trip each). */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
 

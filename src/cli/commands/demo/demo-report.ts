@@ -1,7 +1,8 @@
 import type { DdsService } from "../../../contract/service.js";
 import type { Evaluation, RuleCategory, RuleSeverity } from "../../../contract/schemas/index.js";
 import { RULE_SEVERITIES } from "../../../contract/constants.js";
-import { allPages, mapLimit } from "../../declarative/plan.js";
+import { allPages } from "../../declarative/plan.js";
+import { mapLimit } from "../../../portable/map-limit.js";
 
 /** One row of the demo's context table. */
 export interface DemoContextRow {

@@ -10,6 +10,7 @@ import type { Context, Rule } from "../../../contract/schemas/index.js";
 import type { DdsService } from "../../../contract/service.js";
 import { currentEvaluation } from "../trace/current-evaluation.js";
 import { allPages } from "../trace/lineage-reader.js";
+import { mapLimit } from "../../map-limit.js";
 
 /** Where a saved rule's outcome came from: its stored evaluation, or a dry run of it. */
 export type BeforeSource = "evaluation" | "dry-run";
@@ -43,19 +44,6 @@ export interface ImpactReport {
 /** Contexts evaluated at once (each dry run is a full resolution pass of the context). */
 const IN_FLIGHT = 8;
 
-async function pool<T, R>(items: T[], work: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, items.length) }, lane));
-  return out;
-}
-
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** The saved rule's current outcome in a context (null when it cannot be had). */
@@ -87,7 +75,7 @@ export function applicableCases(contextTypes: readonly string[], query: ListQuer
 export async function runImpact(service: DdsService, draft: ImpactDraft, query: ListQuery, against?: Rule): Promise<ImpactReport> {
   const { expression } = draft;
   const contexts: Context[] = await allPages((q) => service.listContexts(q), applicableCases(draft.contextTypes, query));
-  const results = await pool(contexts, async (c): Promise<ImpactRow> => {
+  const results = await mapLimit(contexts, IN_FLIGHT, async (c): Promise<ImpactRow> => {
     const row: ImpactRow = { contextId: c.contextId, name: c.name, type: c.type, outcome: null };
     try {
       row.outcome = (await service.evaluateRule({ expression, contextId: c.contextId })).outcome;
