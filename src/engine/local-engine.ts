@@ -98,9 +98,10 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   // Events are written to the outbox inside the transaction of the change that causes
   // them (pass commit, staleness, lifecycle move), so an event exists iff its change does.
   const outbox = createWebhookOutbox();
-  const markStale = async (s: Scope, keys: Iterable<number>): Promise<void> => outbox.contextsStale(s.db, await store.markStale(s.db, keys));
+  const markStale = async (s: Scope, keys: Iterable<number>, records?: Iterable<number>): Promise<void> =>
+    outbox.contextsStale(s.db, await store.markStale(s.db, keys, records));
   const hooks: EngineHooks = {
-    onDefinitionChange: async (s, modelIds) => markStale(s, await s.pipeline.contextsWithModels(modelIds)),
+    onDefinitionChange: async (s, modelIds) => markStale(s, await s.pipeline.contextsOfModelChange(workspace, modelIds)),
     onFieldRename: (s, model, old, next) => ruleRenames.field(s, model, old, next),
     onModelRename: (s, old, next) => ruleRenames.model(s, old, next),
     onContextTypeChange: (s, contextKey) => markStale(s, [contextKey]),

@@ -86,7 +86,7 @@ export function pipelineBatchSuite(name: string, open: () => Promise<LocalEngine
       const loaded = (await repo.loadPassInputs([again])).get(again.contextKey)!;
       const changes = passChanges(loaded, runPass(loaded.input));
       expect(changes.changedOutcomes).toEqual([]);
-      expect(changes.writes).toEqual({ records: [], linksGone: [], linksNew: [], evaluations: [], evaluationsGone: [] });
+      expect(changes.writes).toEqual({ marks: [], records: [], linksGone: [], linksNew: [], evaluations: [], evaluationsGone: [] });
       await new Promise((r) => setTimeout(r, 5));
       expect(await repo.commitPasses([{ claim: again, changes }])).toEqual(["resolved"]);
       expect(await rowsOf(id)).toEqual(before);

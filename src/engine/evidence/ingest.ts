@@ -23,8 +23,8 @@ export interface IngestDeps {
   /** Exactly-once keyed calls (one per engine: codecs registered here serve every door). */
   replay: ReplayRepo;
   ingest: IngestStore;
-  /** Marks contexts stale (evidence arrived), by key, inside the caller's transaction. */
-  markStale(s: Scope, contextKeys: Iterable<number>): Promise<void>;
+  /** Marks contexts stale (evidence arrived), by key, and the records whose evidence changed, inside the caller's transaction. */
+  markStale(s: Scope, contextKeys: Iterable<number>, recordKeys?: Iterable<number>): Promise<void>;
 }
 
 /** Checks that evidence may be written into this model and context (the 409s of docs/resources.md). */
@@ -124,6 +124,8 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   /** Contributions to records this writer creates: their record keys are known once flush writes the records. */
   const pendingBindings: [ContributionInsert, RecordInsert][] = [];
   const touched = new Set<number>();
+  /** Stored records (not created by this writer) given evidence: their next pass resolves them again. */
+  const changedRecords = new Set<number>();
   let now: string | undefined;
 
   /**
@@ -254,6 +256,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
     };
     rows.push(row);
     if (record.created) pendingBindings.push([row, record.created]);
+    else if (record.key !== undefined && !record.fresh) changedRecords.add(record.key);
     heads.set(headKey, { id: row.id, pending: row });
     touched.add(c.context.key);
     // The API shape straight from the checked input: its names are the model's current ones.
@@ -321,7 +324,11 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       for (const [row, record] of pendingBindings) row.recordKey = record.key!;
       for (const bound of recordsByKey.values()) if (bound.created) bound.key = bound.created.key;
       // Issued together (in this order): PostgreSQL pipelines them.
-      await Promise.all([deps.ingest.markSuperseded(s.db, supersededKeys), deps.ingest.insertContributions(s.db, s.workspace, rows), deps.markStale(s, touched)]);
+      await Promise.all([
+        deps.ingest.markSuperseded(s.db, supersededKeys),
+        deps.ingest.insertContributions(s.db, s.workspace, rows),
+        deps.markStale(s, touched, changedRecords),
+      ]);
       for (const head of heads.values()) {
         if (head.pending) head.key = head.pending.key;
         delete head.pending;
@@ -332,6 +339,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       rows.length = 0;
       created.clear();
       touched.clear();
+      changedRecords.clear();
     },
     writtenKeys: () => written,
   };

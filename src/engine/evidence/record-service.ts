@@ -55,7 +55,7 @@ export function createRecordService(ctx: EngineContext, deps: IngestDeps) {
     const model = await deps.models.get(s, row.modelId);
     if (model && model.status === "draft") throw errors.conflict("model_not_active", `model ${model.name} is a draft`);
     await s.evidence.softDeleteRecord(row.key, new Date().toISOString());
-    await deps.markStale(s, [row.contextKey]);
+    await deps.markStale(s, [row.contextKey], [row.key]);
   };
 
   /** A bulk run in one transaction, exactly once under a key. */

@@ -17,6 +17,35 @@ export interface PassInput {
   removals: LinkRemoval[];
   /** Active rules whose contextTypes admit this context. */
   rules: PassRule[];
+  /**
+   * The records to resolve from their contributions (an incremental pass); the others keep
+   * the state {@link before} gives them, which must be what a full pass would give them.
+   * Absent: every record is resolved (a full pass).
+   */
+  dirty?: ReadonlySet<string>;
+  /** Each record's state after the last pass, by id (clean records need one). */
+  before?: ReadonlyMap<string, RecordState>;
+}
+
+/**
+ * A record as a pass left it: what its own evidence resolved to, every value once the
+ * computed fields were computed, and what was stored. An incremental pass starts a clean
+ * record from it instead of its contributions.
+ */
+export interface RecordState {
+  record: PassRecord;
+  /** Values of the non-computed fields, by fieldId. */
+  base: Record<string, unknown>;
+  /** Lineage of the non-computed fields, by name; undefined when only the stored text is known. */
+  baseLineage: Record<string, FieldLineage> | undefined;
+  /** Every value by fieldId, computed fields included. */
+  values: Record<string, unknown>;
+  data: Record<string, unknown>;
+  sha256: string;
+  /** JSON text, as stored. */
+  issues: string;
+  /** Encoded lineage (lineage-codec.ts), as stored. */
+  lineage: string;
 }
 
 /** A record as the pass sees it before resolution. */
@@ -86,7 +115,10 @@ export interface PassEvaluation {
 
 /** Everything a pass produces; persisted in one transaction. */
 export interface PassOutput {
+  /** The records built by the pass, by id: all on a full pass, the changed ones on an incremental pass. */
   records: ResolvedRecord[];
   links: PassLink[];
   evaluations: PassEvaluation[];
+  /** Each record's state after the pass, by id (what the next incremental pass starts from). */
+  states: Map<string, RecordState>;
 }

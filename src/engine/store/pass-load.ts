@@ -1,7 +1,11 @@
+import { createHash } from "node:crypto";
 import type { CompiledModel } from "../models/model-types.js";
-import type { PassInput, PassRule } from "../pipeline/types.js";
+import type { PassContribution, PassInput, PassRecord, PassRule, RecordState } from "../pipeline/types.js";
 import { decodeConfidences, decodeValues, fieldIdsOf, storedKeys } from "./field-values-codec.js";
+import { passCacheOf, type CachedContext, type StoredEvaluation, type StoredLink } from "./pass-cache.js";
 import type { Sql } from "./sql.js";
+
+export type { StoredEvaluation, StoredLink } from "./pass-cache.js";
 
 /** What a record held before the pass: the pass writes only the records it changes. */
 export interface StoredRecord {
@@ -11,22 +15,18 @@ export interface StoredRecord {
   lineage: string | null;
 }
 
-/** A link of the context before the pass, by record keys. */
-export interface StoredLink {
-  id: number;
-  sourceKey: number;
-  name: string;
-  targetKey: number;
-}
-
-/** An evaluation of the context before the pass. */
-export interface StoredEvaluation {
-  ruleKey: number;
-  id: string;
-  outcome: boolean;
-  trace: string;
-  ruleVersion: number;
-}
+/**
+ * How a pass reads its context:
+ * - `full`: every record from its contributions (the definitions changed since the last
+ *   pass, or the context was never passed);
+ * - `warm`: this process's copy of the state its last pass left, plus the records changed
+ *   since (read with their contributions);
+ * - `cold`: the stored state of every record, plus the changed records' contributions;
+ * - `local`: only the changed records, where nothing links records, computes over them or
+ *   reads them together (no relationships, no computed fields, no rule applies): each
+ *   record's outcome depends on its own evidence alone.
+ */
+export type PassMode = "full" | "warm" | "cold" | "local";
 
 /**
  * A pass's input and what the store holds of its output already: the keys of what the
@@ -36,6 +36,10 @@ export interface StoredEvaluation {
 export interface LoadedPass {
   input: PassInput;
   contextKey: number;
+  mode: PassMode;
+  /** The stamp of the definitions the pass resolves with (stored with its commit). */
+  stamp: string;
+  /** The records the input names, with what is stored of them. */
   records: Map<string, StoredRecord>;
   /** The keys of the rules that apply, by rule id. */
   rules: Map<string, number>;
@@ -44,11 +48,21 @@ export interface LoadedPass {
   evaluations: Map<string, StoredEvaluation>;
 }
 
+/** Options of {@link loadPasses}. */
+export interface LoadOptions {
+  /**
+   * Reads only what changed since each context's last pass (the default for a pass); false
+   * reads every record from its contributions, as a full pass does (a dry run).
+   */
+  incremental?: boolean;
+}
+
 type Keyed = { c: number };
-type RecordRow = Keyed & PassInput["records"][number] & StoredRecord;
-type ContributionRow = Keyed & Omit<PassInput["contributions"][number], "data" | "confidences"> & { data: string; confidences: string | null };
+type ContextRow = { key: number; id: string; name: string | null; type: string | null; metadata: string; ws: number; passId: number | null; stamp: string | null };
+type RecordRow = Keyed & { key: number; id: string; modelId: string; identityKey: string | null; createdAt: string; sha256: string | null; issues: string | null; lineage: string | null; data?: string | null; dirty?: number | boolean; gone?: number | boolean };
+type ContributionRow = Keyed & Omit<PassContribution, "data" | "confidences"> & { data: string; confidences: string | null };
 type RemovalRow = Keyed & PassInput["removals"][number];
-type LinkRow = Keyed & { id: number; s: number; n: string; t: number };
+type LinkRow = Keyed & { s: number; n: string; t: number };
 type EvaluationRow = Keyed & { key: number; ruleId: string; id: string; outcome: boolean | number; trace: string; v: number };
 type ModelRow = { ws: number; key: number; stamp: string; compiled: string };
 type RuleRow = { ws: number; key: number; id: string; name: string; version: number; stamp: string; expression: string; contextTypes: string };
@@ -85,50 +99,40 @@ const groupBy = <T extends Keyed>(rows: T[]): Map<number, T[]> => {
   return out;
 };
 
-/**
- * Reads everything the passes of some contexts need, for all of them at once: one
- * statement per kind of row, issued together in one read-only transaction (a consistent
- * snapshot; on PostgreSQL the statements are pipelined, one round trip for the batch).
- * Contexts that no longer exist are absent from the answer.
- */
-export function loadPasses(db: Sql, contextKeys: readonly number[]): Promise<Map<number, LoadedPass>> {
-  if (contextKeys.length === 0) return Promise.resolve(new Map());
-  return db.tx((tx) => load(tx, contextKeys), { readOnly: true });
+/** The stamp of a workspace's definitions: its compiled models' keys, versions and update times, hashed. */
+function definitionsStamp(models: readonly ModelRow[]): string {
+  const text = models
+    .map((m) => `${Number(m.key)}:${m.stamp}`)
+    .sort()
+    .join(",");
+  return createHash("sha256").update(text).digest("hex").slice(0, 24);
 }
 
-async function load(tx: Sql, contextKeys: readonly number[]): Promise<Map<number, LoadedPass>> {
+/** True when a record's outcome may depend on other records: relationships or computed fields. */
+const joinsRecords = (models: readonly CompiledModel[]) => models.some((m) => m.relationships.length > 0 || m.fields.some((f) => f.computed));
+
+/** The SQL of a dirty record: its evidence changed since the context's last pass, or it was never resolved. */
+const DIRTY = "(r.changed_version > x.passed_version OR r.sha256 IS NULL)";
+
+/**
+ * Reads everything the passes of some contexts need, for all of them at once: a few
+ * statements per kind of row, in one read-only transaction (a consistent snapshot; on
+ * PostgreSQL the statements of each step are pipelined). Contexts that no longer exist are
+ * absent from the answer.
+ */
+export function loadPasses(db: Sql, contextKeys: readonly number[], options: LoadOptions = {}): Promise<Map<number, LoadedPass>> {
+  if (contextKeys.length === 0) return Promise.resolve(new Map());
+  return db.tx((tx) => load(tx, contextKeys, options.incremental ?? true), { readOnly: true });
+}
+
+async function load(tx: Sql, contextKeys: readonly number[], incremental: boolean): Promise<Map<number, LoadedPass>> {
   const d = tx.dialect;
   const keys = d.keyList(contextKeys);
   const inWorkspaces = `workspace_id IN (SELECT workspace_id FROM contexts WHERE ${d.inKeys("id")})`;
-  const [contexts, records, contributions, removals, links, evaluations, models, rules] = await Promise.all([
-    tx.all<{ key: number; id: string; name: string | null; type: string | null; metadata: string; ws: number }>(
-      `SELECT id AS key, uuid AS id, name, type, metadata, workspace_id AS ws FROM contexts WHERE ${d.inKeys("id")}`,
-      [keys],
-    ),
-    tx.all<RecordRow>(
-      `SELECT r.context_id AS c, r.id AS key, r.uuid AS id, m.uuid AS "modelId", r.identity_key AS "identityKey", r.created_at AS "createdAt",
-         r.sha256, r.issues, r.lineage
-       FROM records r JOIN models m ON m.id = r.model_id WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL`,
-      [keys],
-    ),
-    tx.all<ContributionRow>(
-      `SELECT r.context_id AS c, k.uuid AS id, r.uuid AS "recordId", m.uuid AS "modelId", k.source_id AS "sourceId", k.source_type AS "sourceType",
-         k.data, k.field_confidences AS confidences, k.received_at AS "receivedAt", k.observed_at AS "observedAt"
-       FROM records r JOIN contributions k ON k.record_id = r.id JOIN models m ON m.id = r.model_id
-       WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL AND k.status = 'accepted'`,
-      [keys],
-    ),
-    tx.all<RemovalRow>(
-      `SELECT x.context_id AS c, s.uuid AS "sourceRecordId", x.name, t.uuid AS "targetRecordId", x.source_identity AS "sourceIdentity",
-         x.target_identity AS "targetIdentity"
-       FROM relationship_removals x JOIN records s ON s.id = x.source_record_id JOIN records t ON t.id = x.target_record_id
-       WHERE ${d.inKeys("x.context_id")}`,
-      [keys],
-    ),
-    tx.all<LinkRow>(`SELECT context_id AS c, id, source_record_id AS s, name AS n, target_record_id AS t FROM relationships WHERE ${d.inKeys("context_id")}`, [keys]),
-    tx.all<EvaluationRow>(
-      `SELECT e.context_id AS c, e.rule_id AS key, r.uuid AS "ruleId", e.uuid AS id, e.outcome, e.trace, e.rule_version AS v
-       FROM evaluations e JOIN rules r ON r.id = e.rule_id WHERE ${d.inKeys("e.context_id")}`,
+  // First what decides how each context is read: the context, the definitions, the rules.
+  const [contexts, models, rules, removals] = await Promise.all([
+    tx.all<ContextRow>(
+      `SELECT id AS key, uuid AS id, name, type, metadata, workspace_id AS ws, pass_id AS "passId", pass_stamp AS stamp FROM contexts WHERE ${d.inKeys("id")}`,
       [keys],
     ),
     tx.all<ModelRow>(
@@ -141,22 +145,29 @@ async function load(tx: Sql, contextKeys: readonly number[]): Promise<Map<number
        FROM rules WHERE ${inWorkspaces} AND status = 'active' AND deleted_at IS NULL`,
       [keys],
     ),
+    tx.all<RemovalRow>(
+      `SELECT x.context_id AS c, s.uuid AS "sourceRecordId", x.name, t.uuid AS "targetRecordId", x.source_identity AS "sourceIdentity",
+         x.target_identity AS "targetIdentity"
+       FROM relationship_removals x JOIN records s ON s.id = x.source_record_id JOIN records t ON t.id = x.target_record_id
+       WHERE ${d.inKeys("x.context_id")}`,
+      [keys],
+    ),
   ]);
-  const fieldKeys = new Set<number>();
-  for (const c of contributions) {
-    storedKeys(c.data, fieldKeys);
-    storedKeys(c.confidences, fieldKeys);
-  }
-  const fieldIds = await fieldIdsOf(tx, fieldKeys);
 
   const modelCache = parsedOnce<CompiledModel>(tx, MODELS_MEMO);
   const modelsOf = new Map<number, CompiledModel[]>();
+  const modelRowsOf = new Map<number, ModelRow[]>();
   for (const m of models) {
     const key = Number(m.key);
     let cached = modelCache.get(key);
     if (cached?.stamp !== m.stamp) modelCache.set(key, (cached = { stamp: m.stamp, value: JSON.parse(m.compiled) as CompiledModel }));
     const ws = Number(m.ws);
-    modelsOf.set(ws, [...(modelsOf.get(ws) ?? []), cached.value]);
+    let list = modelsOf.get(ws);
+    if (!list) modelsOf.set(ws, (list = []));
+    list.push(cached.value);
+    let rows = modelRowsOf.get(ws);
+    if (!rows) modelRowsOf.set(ws, (rows = []));
+    rows.push(m);
   }
   const ruleCache = parsedOnce<CachedRule>(tx, RULES_MEMO);
   const rulesOf = new Map<number, { key: number; cached: CachedRule }[]>();
@@ -172,34 +183,171 @@ async function load(tx: Sql, contextKeys: readonly number[]): Promise<Map<number
       ruleCache.set(key, { stamp: r.stamp, value: cached });
     }
     const ws = Number(r.ws);
-    rulesOf.set(ws, [...(rulesOf.get(ws) ?? []), { key, cached }]);
+    let list = rulesOf.get(ws);
+    if (!list) rulesOf.set(ws, (list = []));
+    list.push({ key, cached });
   }
+  const stampOf = new Map<number, string>();
+  for (const ws of new Set(contexts.map((c) => Number(c.ws)))) stampOf.set(ws, definitionsStamp(modelRowsOf.get(ws) ?? []));
 
-  const recordsOf = groupBy(records);
+  // Then each context's way of being read.
+  const cache = passCacheOf(tx);
+  const plans = contexts.map((ctx) => {
+    const ws = Number(ctx.ws);
+    const wsModels = modelsOf.get(ws) ?? [];
+    const applying = (rulesOf.get(ws) ?? []).filter(({ cached }) => cached.contextTypes.length === 0 || (ctx.type !== null && cached.contextTypes.includes(ctx.type)));
+    const stamp = stampOf.get(ws)!;
+    const contextKey = Number(ctx.key);
+    let mode: PassMode = "full";
+    let warm: CachedContext | undefined;
+    if (incremental && ctx.stamp === stamp) {
+      if (applying.length === 0 && !joinsRecords(wsModels)) mode = "local";
+      else if ((warm = cache.take(contextKey, ctx.passId === null ? null : Number(ctx.passId), stamp))) mode = "warm";
+      else mode = "cold";
+    } else if (incremental) {
+      cache.drop(contextKey);
+    }
+    return { ctx, contextKey, ws, models: wsModels, applying, stamp, mode, warm };
+  });
+  const keysIn = (...modes: PassMode[]) => plans.filter((p) => modes.includes(p.mode)).map((p) => p.contextKey);
+  const full = keysIn("full");
+  const cold = keysIn("cold");
+  const changedOnly = keysIn("warm", "local");
+  const stored = keysIn("full", "cold", "local");
+  const none = Promise.resolve([]);
+
+  const recordCols = `r.context_id AS c, r.id AS key, r.uuid AS id, m.uuid AS "modelId", r.identity_key AS "identityKey", r.created_at AS "createdAt",
+    r.sha256, r.issues, r.lineage`;
+  const contributionCols = `r.context_id AS c, k.uuid AS id, r.uuid AS "recordId", m.uuid AS "modelId", k.source_id AS "sourceId", k.source_type AS "sourceType",
+    k.data, k.field_confidences AS confidences, k.received_at AS "receivedAt", k.observed_at AS "observedAt"`;
+  const [fullRecords, coldRecords, changedRecords, fullContributions, dirtyContributions, links, evaluations] = await Promise.all([
+    full.length === 0
+      ? none
+      : tx.all<RecordRow>(`SELECT ${recordCols} FROM records r JOIN models m ON m.id = r.model_id WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL`, [
+          d.keyList(full),
+        ]),
+    cold.length === 0
+      ? none
+      : tx.all<RecordRow>(
+          `SELECT ${recordCols}, r.data, CASE WHEN ${DIRTY} THEN 1 ELSE 0 END AS dirty
+           FROM records r JOIN models m ON m.id = r.model_id JOIN contexts x ON x.id = r.context_id
+           WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL`,
+          [d.keyList(cold)],
+        ),
+    // Changed records, and for a warm context those deleted since its last pass (its copy drops them).
+    changedOnly.length === 0
+      ? none
+      : tx.all<RecordRow>(
+          `SELECT ${recordCols}, 0 AS gone FROM records r JOIN models m ON m.id = r.model_id JOIN contexts x ON x.id = r.context_id
+           WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL AND ${DIRTY}
+           UNION ALL
+           SELECT ${recordCols}, 1 AS gone FROM records r JOIN models m ON m.id = r.model_id JOIN contexts x ON x.id = r.context_id
+           WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NOT NULL AND r.changed_version > x.passed_version`,
+          [d.keyList(changedOnly), d.keyList(changedOnly)],
+        ),
+    full.length === 0
+      ? none
+      : tx.all<ContributionRow>(
+          `SELECT ${contributionCols} FROM records r JOIN contributions k ON k.record_id = r.id JOIN models m ON m.id = r.model_id
+           WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL AND k.status = 'accepted'`,
+          [d.keyList(full)],
+        ),
+    cold.length + changedOnly.length === 0
+      ? none
+      : tx.all<ContributionRow>(
+          `SELECT ${contributionCols} FROM records r JOIN contexts x ON x.id = r.context_id JOIN contributions k ON k.record_id = r.id JOIN models m ON m.id = r.model_id
+           WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL AND ${DIRTY} AND k.status = 'accepted'`,
+          [d.keyList([...cold, ...changedOnly])],
+        ),
+    stored.length === 0
+      ? none
+      : tx.all<LinkRow>(`SELECT context_id AS c, source_record_id AS s, name AS n, target_record_id AS t FROM relationships WHERE ${d.inKeys("context_id")}`, [
+          d.keyList(stored),
+        ]),
+    stored.length === 0
+      ? none
+      : tx.all<EvaluationRow>(
+          `SELECT e.context_id AS c, e.rule_id AS key, r.uuid AS "ruleId", e.uuid AS id, e.outcome, e.trace, e.rule_version AS v
+           FROM evaluations e JOIN rules r ON r.id = e.rule_id WHERE ${d.inKeys("e.context_id")}`,
+          [d.keyList(stored)],
+        ),
+  ]);
+  const contributions = [...fullContributions, ...dirtyContributions];
+  const fieldKeys = new Set<number>();
+  for (const c of contributions) {
+    storedKeys(c.data, fieldKeys);
+    storedKeys(c.confidences, fieldKeys);
+  }
+  const fieldIds = await fieldIdsOf(tx, fieldKeys);
+
+  const recordsOf = groupBy([...fullRecords, ...coldRecords, ...changedRecords]);
   const contributionsOf = groupBy(contributions);
   const removalsOf = groupBy(removals);
   const linksOf = groupBy(links);
   const evaluationsOf = groupBy(evaluations);
   const out = new Map<number, LoadedPass>();
-  for (const ctx of contexts) {
-    const contextKey = Number(ctx.key);
-    const own = recordsOf.get(contextKey) ?? [];
-    const applying = (rulesOf.get(Number(ctx.ws)) ?? []).filter(({ cached }) => cached.contextTypes.length === 0 || (ctx.type !== null && cached.contextTypes.includes(ctx.type)));
+  for (const plan of plans) {
+    const { ctx, contextKey, mode, warm } = plan;
+    const rows = recordsOf.get(contextKey) ?? [];
+    const passRecord = (r: RecordRow): PassRecord => ({ id: r.id, modelId: r.modelId, identityKey: r.identityKey, createdAt: r.createdAt });
+    const storedOf = (r: RecordRow): StoredRecord => ({ key: Number(r.key), sha256: r.sha256, issues: r.issues, lineage: r.lineage });
+    const records = new Map<string, StoredRecord>();
+    const passRecords: PassRecord[] = [];
+    let dirty: Set<string> | undefined;
+    let before: Map<string, RecordState> | undefined;
+    let linksBefore: StoredLink[];
+    let evaluationsBefore: Map<string, StoredEvaluation>;
+    if (mode === "warm") {
+      // The copy's records, less those deleted since, plus those changed since.
+      dirty = new Set();
+      before = new Map();
+      const live = new Map(warm!.records);
+      for (const r of rows) {
+        live.delete(r.id);
+        if (Number(r.gone)) continue;
+        dirty.add(r.id);
+        passRecords.push(passRecord(r));
+        records.set(r.id, storedOf(r));
+      }
+      for (const [id, { key, state }] of live) {
+        passRecords.push(state.record);
+        before.set(id, state);
+        records.set(id, { key, sha256: state.sha256, issues: state.issues, lineage: state.lineage });
+      }
+      linksBefore = warm!.links;
+      evaluationsBefore = warm!.evaluations;
+    } else {
+      if (mode !== "full") dirty = new Set();
+      if (mode === "cold") before = new Map();
+      const modelsById = new Map(plan.models.map((m) => [m.modelId, m]));
+      for (const r of rows) {
+        const record = passRecord(r);
+        passRecords.push(record);
+        records.set(r.id, storedOf(r));
+        if (mode === "local") dirty!.add(r.id);
+        else if (mode === "cold") {
+          const model = modelsById.get(r.modelId);
+          if (Number(r.dirty) || !model || r.data === null || r.data === undefined) dirty!.add(r.id);
+          else before!.set(r.id, storedState(record, model, r));
+        }
+      }
+      linksBefore = (linksOf.get(contextKey) ?? []).map((l) => ({ sourceKey: Number(l.s), name: l.n, targetKey: Number(l.t) }));
+      evaluationsBefore = new Map(
+        (evaluationsOf.get(contextKey) ?? []).map((e) => [e.ruleId, { ruleKey: Number(e.key), id: e.id, outcome: Boolean(e.outcome), trace: e.trace, ruleVersion: Number(e.v) }]),
+      );
+    }
     out.set(contextKey, {
       contextKey,
-      records: new Map(own.map((r) => [r.id, { key: Number(r.key), sha256: r.sha256, issues: r.issues, lineage: r.lineage }])),
-      rules: new Map(applying.map(({ key, cached }) => [cached.rule.id, key])),
-      links: (linksOf.get(contextKey) ?? []).map((l) => ({ id: Number(l.id), sourceKey: Number(l.s), name: l.n, targetKey: Number(l.t) })),
-      evaluations: new Map(
-        (evaluationsOf.get(contextKey) ?? []).map((e) => [
-          e.ruleId,
-          { ruleKey: Number(e.key), id: e.id, outcome: Boolean(e.outcome), trace: e.trace, ruleVersion: Number(e.v) },
-        ]),
-      ),
+      mode,
+      stamp: plan.stamp,
+      records,
+      rules: new Map(plan.applying.map(({ key, cached }) => [cached.rule.id, key])),
+      links: linksBefore,
+      evaluations: evaluationsBefore,
       input: {
         context: { id: ctx.id, name: ctx.name, type: ctx.type, metadata: JSON.parse(ctx.metadata) as Record<string, unknown> },
-        models: modelsOf.get(Number(ctx.ws)) ?? [],
-        records: own.map((r) => ({ id: r.id, modelId: r.modelId, identityKey: r.identityKey, createdAt: r.createdAt })),
+        models: plan.models,
+        records: passRecords,
         contributions: (contributionsOf.get(contextKey) ?? []).map((c) => {
           const data = decodeValues(c.data, fieldIds);
           return {
@@ -221,9 +369,27 @@ async function load(tx: Sql, contextKeys: readonly number[]): Promise<Map<number
           sourceIdentity: x.sourceIdentity,
           targetIdentity: x.targetIdentity,
         })),
-        rules: applying.map(({ cached }) => cached.rule),
+        rules: plan.applying.map(({ cached }) => cached.rule),
+        ...(dirty ? { dirty } : {}),
+        ...(before ? { before } : {}),
       },
     });
   }
   return out;
+}
+
+/**
+ * A clean record's state from what is stored of it: its data by name back to values by
+ * fieldId (the definitions are those it was resolved with, so the names are current).
+ */
+function storedState(record: PassRecord, model: CompiledModel, r: RecordRow): RecordState {
+  const data = JSON.parse(r.data!) as Record<string, unknown>;
+  const values: Record<string, unknown> = {};
+  const base: Record<string, unknown> = {};
+  for (const field of model.fields) {
+    if (!Object.prototype.hasOwnProperty.call(data, field.name)) continue;
+    values[field.fieldId] = data[field.name];
+    if (!field.computed) base[field.fieldId] = data[field.name];
+  }
+  return { record, base, baseLineage: undefined, values, data, sha256: r.sha256!, issues: r.issues ?? "[]", lineage: r.lineage ?? "{}" };
 }

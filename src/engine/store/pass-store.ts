@@ -1,3 +1,4 @@
+import type { StoredLink } from "./pass-cache.js";
 import type { Sql } from "./sql.js";
 
 /** A record a pass changed: its new resolved state. */
@@ -38,10 +39,22 @@ export interface EvaluationDelete {
   ruleKey: number;
 }
 
+/** What a committed pass covered, stored on its context (see contexts.passed_version). */
+export interface PassMark {
+  contextKey: number;
+  /** The evidence version its claim read. */
+  passedVersion: number;
+  passId: number;
+  stamp: string;
+}
+
 /** Everything the passes of one commit change, across their contexts. */
 export interface PassWrites {
+  /** One per pass committed. */
+  marks: PassMark[];
   records: RecordWrite[];
-  linksGone: number[];
+  /** Links to delete, by their edge (one link per edge). */
+  linksGone: StoredLink[];
   linksNew: LinkWrite[];
   evaluations: EvaluationWrite[];
   evaluationsGone: EvaluationDelete[];

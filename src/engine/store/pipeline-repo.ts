@@ -1,5 +1,6 @@
 import type { PassOutput } from "../pipeline/types.js";
 import { addWrites, noWrites, passChanges, type ChangedOutcome, type PassChanges } from "./pass-changes.js";
+import { passCacheOf } from "./pass-cache.js";
 import { loadPasses, type LoadedPass } from "./pass-load.js";
 import type { PassStore } from "./pass-store.js";
 import { forgetGroupState, type Sql } from "./sql.js";
@@ -74,6 +75,15 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       );
       return rows.map((r) => Number(r.id));
     },
+    /**
+     * Keys of the contexts a change to these models' definitions reaches: those holding their
+     * records, and, while the workspace has an active rule, every context (a rule reads a
+     * model's paths in contexts without its records too: a renamed field reads as unknown).
+     */
+    async contextsOfModelChange(workspace: string, modelIds: string[]): Promise<number[]> {
+      const rule = await db.get(`SELECT 1 AS x FROM rules WHERE workspace_id = ${WORKSPACE} AND status = 'active' AND deleted_at IS NULL LIMIT 1`, [workspace]);
+      return rule ? this.contextsOfWorkspace(workspace) : this.contextsWithModels(modelIds);
+    },
     /** Keys of every non-archived, live context of a workspace (rule changes reach them all). */
     async contextsOfWorkspace(workspace: string): Promise<number[]> {
       const rows = await db.all<{ id: number }>(`SELECT id FROM contexts WHERE workspace_id = ${WORKSPACE} AND deleted_at IS NULL AND status != 'archived'`, [workspace]);
@@ -143,7 +153,7 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       const row = await db.get<{ at: number | null }>(`SELECT ${d.epochMs("MIN(lease_expires_at)")} AS at FROM contexts WHERE freshness = 'computing' AND deleted_at IS NULL`);
       return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
     },
-    /** Reads everything the passes of these claims need, at once (see loadPasses); by context key. */
+    /** Reads everything the passes of these claims need, at once, as little as each needs (see loadPasses); by context key. */
     loadPassInputs(claims: readonly Claim[]): Promise<Map<number, LoadedPass>> {
       return loadPasses(db, claims.map((c) => c.contextKey));
     },
@@ -151,9 +161,9 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
     async loadPassInput(claim: Claim): Promise<LoadedPass | undefined> {
       return (await this.loadPassInputs([claim])).get(claim.contextKey);
     },
-    /** The pass input of any context (no claim needed: dry-run evaluations read it too). */
+    /** The full pass input of any context (no claim needed: dry-run evaluations read it too). */
     async loadContextInput(contextKey: number): Promise<LoadedPass | undefined> {
-      return (await loadPasses(db, [contextKey])).get(contextKey);
+      return (await loadPasses(db, [contextKey], { incremental: false })).get(contextKey);
     },
     /**
      * Commits passes in one transaction: first their contexts are locked (in key order, as
@@ -184,6 +194,7 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
           const c = current.get(claim.contextKey);
           if (!c || c.claimedBy !== claim.worker || Number(c.token) !== claim.token) return undefined;
           addWrites(writes, changes.writes);
+          writes.marks.push({ contextKey: claim.contextKey, passedVersion: claim.evidenceVersion, passId: changes.passId, stamp: changes.stamp });
           // Under the row lock: the evidence version is the one the claim read, or evidence arrived.
           const freshness = Number(c.v) === claim.evidenceVersion ? "resolved" : "stale";
           (freshness === "resolved" ? resolved : stale).push(claim.contextKey);
@@ -209,6 +220,14 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
         }
         if (onCommitted) for (const pass of committed) done.push(onCommitted(tx, pass));
         await Promise.all(done);
+        return outcomes;
+      }).then((outcomes) => {
+        // Committed (or a savepoint of a write group, whose rollback the pass id tells):
+        // the next pass of each context starts from the state this one left.
+        const cache = passCacheOf(db);
+        items.forEach(({ claim, changes }, i) => {
+          if (outcomes[i] !== undefined && changes.after) cache.put(claim.contextKey, changes.after);
+        });
         return outcomes;
       });
     },

@@ -76,10 +76,12 @@ export interface Store {
   /**
    * Evidence arrived: inside the caller's transaction, bumps each context's evidence version
    * (resolved → stale; a computing pass notices the version) and wakes the workers. Takes
-   * the contexts' keys; returns the contexts that turned stale (by id), for `context.stale`.
-   * Each store does it its fastest way.
+   * the contexts' keys, and the records whose evidence changed (not those created by the
+   * write, which no pass has resolved yet): each gets its context's new version, so the next
+   * pass knows to resolve it again. Returns the contexts that turned stale (by id), for
+   * `context.stale`. Each store does it its fastest way.
    */
-  markStale(db: Sql, contextKeys: Iterable<number>): Promise<{ contextId: string; workspace: string }[]>;
+  markStale(db: Sql, contextKeys: Iterable<number>, recordKeys?: Iterable<number>): Promise<{ contextId: string; workspace: string }[]>;
   /** Optional write groups: see DdsService.writeGroup. */
   writeGroup?(): WriteGroup;
   /** The connection pool's use (PostgreSQL); absent on SQLite, which has one connection and no pool. */

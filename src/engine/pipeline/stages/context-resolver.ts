@@ -72,8 +72,8 @@ function modelValue(info: ModelInfo, rest: readonly string[], snap: Snapshot): u
  * which `var` turns into null (or its default). `""` gives the whole context.
  */
 export function createContextResolver(
-  input: PassInput,
-  records: readonly ResolvedRecord[],
+  input: Pick<PassInput, "context" | "models" | "records">,
+  records: readonly Pick<ResolvedRecord, "id" | "modelId" | "data">[],
   links: readonly PassLink[],
 ): VarResolver {
   const passRecords = new Map(input.records.map((r) => [r.id, r]));

@@ -20,9 +20,9 @@ function confidenceOf(c: PassContribution, fieldId: string): number {
  * Resolves every non-computed field of every record whose model has a compiled
  * definition (others are skipped). A contribution is a candidate for a field when its
  * `data` has that fieldId as an own key (a JSON null counts). Output is sorted by record
- * id; lineage keys follow field order.
+ * id; lineage keys follow field order. With `only`, just those records are resolved.
  */
-export function resolveRecords(input: PassInput): ResolvedFields[] {
+export function resolveRecords(input: Pick<PassInput, "models" | "records" | "contributions">, only?: ReadonlySet<string>): ResolvedFields[] {
   const models = indexModels(input.models);
   const byRecord = new Map<string, PassContribution[]>();
   for (const c of input.contributions) {
@@ -32,6 +32,7 @@ export function resolveRecords(input: PassInput): ResolvedFields[] {
   }
   const out: ResolvedFields[] = [];
   for (const record of [...input.records].sort(compareRecordIds)) {
+    if (only && !only.has(record.id)) continue;
     const model = models.get(record.modelId);
     if (!model) continue;
     const contributions = byRecord.get(record.id) ?? [];

@@ -1,6 +1,8 @@
 /** One resolution pass over a context, composed from the pure stages (docs/pipeline.md). */
 import type { FieldLineage } from "../../../contract/schemas/index.js";
-import type { PassInput, PassOutput, ResolvedRecord } from "../types.js";
+import type { CompiledModel } from "../../models/model-types.js";
+import { decodeLineage, encodeLineage } from "../../store/lineage-codec.js";
+import type { PassInput, PassOutput, RecordState, ResolvedRecord } from "../types.js";
 import { sha256Of } from "./record-hash.js";
 import { computedLineage, computeFields } from "./compute-fields.js";
 import { createContextResolver } from "./context-resolver.js";
@@ -9,7 +11,8 @@ import { sharedExpressionCache, type ExpressionCache } from "./expression-cache.
 import { linkRecords } from "./link-records.js";
 import { indexModels } from "./record-order.js";
 import { buildRecordData } from "./record-data.js";
-import { resolveRecords } from "./resolve-records.js";
+import { resolveRecords, type ResolvedFields } from "./resolve-records.js";
+import { sameValues } from "./same-values.js";
 import { validateValues } from "./validate-values.js";
 
 /** Options of {@link runPass}. */
@@ -18,40 +21,74 @@ export interface RunPassOptions {
   cache?: ExpressionCache;
 }
 
+/** The lineage of a clean record's own fields, from its state (decoded from the stored text when only that is known). */
+function baseLineageOf(model: CompiledModel, state: RecordState): Record<string, FieldLineage> {
+  if (state.baseLineage) return state.baseLineage;
+  const stored = decodeLineage(state.lineage);
+  const out: Record<string, FieldLineage> = {};
+  for (const field of model.fields) if (!field.computed && stored[field.name]) out[field.name] = stored[field.name];
+  return out;
+}
+
 /**
  * Runs a pass: resolve every field by its policy, link relationships, compute computed
  * fields in dependency order, validate resolved and computed values, build data and its
  * sha256, evaluate the rules. Pure and deterministic: the same input, with its arrays in
  * any order, gives byte-identical output (records by id, links by source/name/target,
  * evaluations by rule id).
+ *
+ * Incremental when `input.dirty` is given: only the dirty records are resolved from their
+ * contributions (the only ones the input needs to carry); every other record starts from
+ * its state in `input.before`. Links, computed fields and rules are worked out over all of
+ * them, and a record is built again (data, hash, issues, lineage) only when it is dirty or
+ * one of its values changed: the outcome is exactly that of a full pass, and `records`
+ * lists just the records built again (all of them on a full pass).
  */
 export function runPass(input: PassInput, options: RunPassOptions = {}): PassOutput {
   const cache = options.cache ?? sharedExpressionCache;
   const models = indexModels(input.models);
-  const resolved = resolveRecords(input);
+  const { dirty, before } = input;
+  const resolved: ResolvedFields[] = resolveRecords(input, dirty);
+  if (dirty) {
+    for (const record of input.records) {
+      if (dirty.has(record.id) || !models.has(record.modelId)) continue;
+      const prev = before?.get(record.id);
+      // The store hands a clean record over with its state, always: without one it would be lost.
+      if (!prev) throw new Error(`incremental pass: clean record ${record.id} has no state`);
+      resolved.push({ record, values: prev.base, lineage: {} });
+    }
+  }
   const links = linkRecords(input.models, resolved, input.removals);
   const computed = computeFields(input.models, resolved, links, cache);
-  const lineageById = new Map(resolved.map((r) => [r.record.id, r.lineage]));
+  const fresh = new Map<string, ResolvedFields>();
+  for (const r of resolved) if (!dirty || dirty.has(r.record.id)) fresh.set(r.record.id, r);
 
   const records: ResolvedRecord[] = [];
+  const states = new Map<string, RecordState>();
   for (const { record, values } of computed) {
-    const model = models.get(record.modelId)!; // resolveRecords kept only records with a model
-    const contributed = lineageById.get(record.id) ?? {};
+    const model = models.get(record.modelId)!; // only records with a model were resolved
+    const own = fresh.get(record.id);
+    const prev = before?.get(record.id);
+    if (!own && prev && sameValues(values, prev.values)) {
+      // Clean, and nothing it computes from changed: as the last pass left it.
+      states.set(record.id, prev);
+      continue;
+    }
+    const contributed = own ? own.lineage : baseLineageOf(model, prev!);
     const lineage: Record<string, FieldLineage> = {};
     for (const field of model.fields) {
       if (field.computed) lineage[field.name] = computedLineage();
       else if (contributed[field.name]) lineage[field.name] = contributed[field.name];
     }
     const data = buildRecordData(model, values);
-    records.push({
-      id: record.id,
-      modelId: record.modelId,
-      data,
-      sha256: sha256Of(data),
-      issues: validateValues(model, values),
-      lineage,
-    });
+    const issues = validateValues(model, values);
+    const out: ResolvedRecord = { id: record.id, modelId: record.modelId, data, sha256: sha256Of(data), issues, lineage };
+    records.push(out);
+    const base = own ? own.values : prev!.base;
+    states.set(record.id, { record, base, baseLineage: contributed, values, data, sha256: out.sha256, issues: JSON.stringify(issues), lineage: encodeLineage(lineage) });
   }
-  const evaluations = evaluateRules(input.rules, createContextResolver(input, records, links), cache);
-  return { records, links, evaluations };
+  const everyRecord = computed.map((r) => states.get(r.record.id)!);
+  const view = everyRecord.map((s) => ({ id: s.record.id, modelId: s.record.modelId, data: s.data }));
+  const evaluations = evaluateRules(input.rules, createContextResolver(input, view, links), cache);
+  return { records, links, evaluations, states };
 }

@@ -12,7 +12,8 @@ const RECORDS = `UPDATE records AS r SET data = CAST(x.data AS json), sha256 = d
   FROM unnest(CAST(? AS bigint[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS integer[]))
     AS x(id, data, sha, issues, lineage, touched)
   WHERE r.id = x.id`;
-const LINKS_GONE = "DELETE FROM relationships WHERE id = ANY(CAST(? AS bigint[]))";
+const LINKS_GONE = `DELETE FROM relationships l USING unnest(CAST(? AS bigint[]), CAST(? AS text[]), CAST(? AS bigint[])) AS x(s, n, t)
+  WHERE l.source_record_id = x.s AND l.name = x.n AND l.target_record_id = x.t`;
 const LINKS_NEW = `INSERT INTO relationships (context_id, source_record_id, name, target_record_id, created_at)
   SELECT x.c, x.s, x.n, x.t, CAST(? AS timestamptz) FROM unnest(CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS text[]), CAST(? AS bigint[])) AS x(c, s, n, t)
   ON CONFLICT DO NOTHING`;
@@ -21,6 +22,8 @@ const EVALUATIONS = `INSERT INTO evaluations (uuid, context_id, rule_id, rule_ve
   FROM unnest(CAST(? AS uuid[]), CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS integer[]), CAST(? AS integer[]), CAST(? AS text[])) AS x(u, c, r, v, o, t)
   ON CONFLICT (context_id, rule_id) DO UPDATE SET rule_version = excluded.rule_version, outcome = excluded.outcome, trace = excluded.trace,
     computed_at = excluded.computed_at`;
+const MARKS = `UPDATE contexts AS c SET passed_version = x.v, pass_id = x.p, pass_stamp = x.s
+  FROM unnest(CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS text[])) AS x(id, v, p, s) WHERE c.id = x.id`;
 const EVALUATIONS_GONE = `DELETE FROM evaluations e USING unnest(CAST(? AS bigint[]), CAST(? AS bigint[])) AS x(c, r)
   WHERE e.context_id = x.c AND e.rule_id = x.r`;
 
@@ -50,7 +53,7 @@ export const pgPasses: PassStore = {
           rs.map((r) => (r.dataChanged ? 1 : 0)),
         ]),
       ),
-      ...(w.linksGone.length > 0 ? [tx.run(LINKS_GONE, [w.linksGone])] : []),
+      ...chunks(w.linksGone, (ls) => tx.run(LINKS_GONE, [ls.map((l) => l.sourceKey), ls.map((l) => l.name), ls.map((l) => l.targetKey)])),
       ...chunks(w.linksNew, (ls) => tx.run(LINKS_NEW, [now, ls.map((l) => l.contextKey), ls.map((l) => l.sourceKey), ls.map((l) => l.name), ls.map((l) => l.targetKey)])),
       ...chunks(w.evaluations, (es) =>
         tx.run(EVALUATIONS, [
@@ -63,6 +66,7 @@ export const pgPasses: PassStore = {
           es.map((e) => e.trace),
         ]),
       ),
+      ...chunks(w.marks, (ms) => tx.run(MARKS, [ms.map((m) => m.contextKey), ms.map((m) => m.passedVersion), ms.map((m) => m.passId), ms.map((m) => m.stamp)])),
       ...(w.evaluationsGone.length > 0 ? [tx.run(EVALUATIONS_GONE, [w.evaluationsGone.map((e) => e.contextKey), w.evaluationsGone.map((e) => e.ruleKey)])] : []),
     ]);
   },

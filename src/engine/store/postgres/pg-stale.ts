@@ -34,24 +34,33 @@ const MARK_STALE = `WITH locked AS (
   RETURNING c.id AS key, c.uuid AS "contextId", (SELECT name FROM workspaces w WHERE w.id = c.workspace_id) AS workspace,
     l.freshness = 'resolved' AS turned, c.evidence_version AS version`;
 
+/** Records whose evidence changed get their context's evidence version (see Store.markStale). */
+const STAMP = `UPDATE records r SET changed_version = c.evidence_version FROM contexts c
+  WHERE r.id = ANY(?::bigint[]) AND c.id = r.context_id`;
+
 /**
  * Evidence arrived (PostgreSQL's way of Store.markStale): bumps each context's
  * version, resolved → stale, computing stays computing (its pass will notice the version),
  * and wakes the workers. Returns the contexts that turned stale. In a write group, pass
  * the group's marks (see MARK_STALE).
  */
-export async function pgMarkStale(db: Sql, contextKeys: Iterable<number>, group?: StaleMarks): Promise<TurnedStale[]> {
+export async function pgMarkStale(db: Sql, contextKeys: Iterable<number>, group?: StaleMarks, recordKeys: Iterable<number> = []): Promise<TurnedStale[]> {
   const keys = [...new Set(contextKeys)].sort((a, b) => a - b);
   if (keys.length === 0) return [];
+  const records = [...new Set(recordKeys)];
+  // After the bump, on the same connection: each record gets its context's new version.
+  const stamp = () => (records.length === 0 ? undefined : db.run(STAMP, [records]));
   const done = group ? keys.filter((k) => group.bumped.has(k)) : [];
   // Every one bumped by an earlier call of the group, whose lock on it the group still
   // holds: each is stale still (a claim skips locked contexts) or was computing already,
   // whose pass will see the version moved. Nothing to do, and no round trip.
   if (done.length === keys.length) {
+    await stamp();
     db.signal("work");
     return [];
   }
-  const rows = await db.all<TurnedStale & { key: number; turned: boolean; version: number }>(MARK_STALE, [keys, done]);
+  const marking = db.all<TurnedStale & { key: number; turned: boolean; version: number }>(MARK_STALE, [keys, done]);
+  const [rows] = await Promise.all([marking, stamp()]);
   group?.bump(rows.map((r) => ({ key: Number(r.key), version: Number(r.version) })));
   db.signal("work");
   return rows.filter((r) => r.turned).map((r) => ({ contextId: r.contextId, workspace: r.workspace }));

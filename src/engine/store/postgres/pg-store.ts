@@ -74,7 +74,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     concurrentWriters: true,
     ingest: pgIngest,
     passes: pgPasses,
-    markStale: (db, ids) => pgMarkStale(db, ids, groups.marks),
+    markStale: (db, ids, records) => pgMarkStale(db, ids, groups.marks, records),
     writeGroup: () => groups.open(sql.memo),
     changeStamp: () => listener.stamp(),
     on: (signal: Signal, fn: () => void) => listener.on(signal, fn),

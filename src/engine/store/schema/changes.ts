@@ -25,8 +25,21 @@ export interface SharedMigration {
   steps: readonly SchemaStep[];
 }
 
-/** The migrations after the compact schema, in order (none yet). */
-export const SHARED_MIGRATIONS: readonly SharedMigration[] = [];
+/** The migrations after the compact schema, in order. */
+export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
+  {
+    // Passes that resolve only what changed: what a context's last pass covered, and when each
+    // record's evidence last changed. An upgraded database has no pass stamp yet, so each
+    // context's first pass after the upgrade resolves every record, as before.
+    name: "incremental-passes",
+    steps: [
+      { addColumn: { table: "contexts", column: "passed_version" } },
+      { addColumn: { table: "contexts", column: "pass_id" } },
+      { addColumn: { table: "contexts", column: "pass_stamp" } },
+      { addColumn: { table: "records", column: "changed_version" } },
+    ],
+  },
+];
 
 const tableOf = (name: string) => {
   const table = TABLES.find((t) => t.name === name);

@@ -96,6 +96,12 @@ export const contexts: Table = {
     claimed_by: c.text(),
     lease_expires_at: c.time(),
     claim_token: c.bigint({ notNull: true, default: 0 }),
+    // What the last committed pass covered: the evidence version it read, its own id (a
+    // worker's copy of the state it wrote is good while the id is still this one), and the
+    // stamp of the definitions it resolved with (another stamp: every record is resolved again).
+    passed_version: c.bigint({ notNull: true, default: 0 }),
+    pass_id: c.bigint(),
+    pass_stamp: c.text(),
     created_at: c.time({ notNull: true }),
     updated_at: c.time({ notNull: true }),
     resolved_at: c.time(),
@@ -111,7 +117,7 @@ export const contexts: Table = {
 
 export const records: Table = {
   name: "records",
-  doc: "A record of a context. `data`, `sha256`, `issues` and `lineage` are NULL until its first pass (the API shows {} and its hash).",
+  doc: "A record of a context. `data`, `sha256`, `issues` and `lineage` are NULL until its first pass (the API shows {} and its hash). `changed_version` is its context's evidence version when its evidence last changed: a pass resolves again only the records changed since the version it last covered.",
   columns: {
     id: c.key(),
     uuid: c.uuid({ notNull: true }),
@@ -119,6 +125,7 @@ export const records: Table = {
     context_id: c.ref(undefined),
     model_id: c.ref(undefined),
     identity_key: c.text(),
+    changed_version: c.bigint({ notNull: true, default: 0 }),
     data: c.json(),
     sha256: c.digest(),
     issues: c.json(),

@@ -4,13 +4,14 @@ import { sqliteStatement } from "./sqlite-sql.js";
 
 const RECORD = "UPDATE records SET data = ?, sha256 = ?, issues = ?, lineage = ? WHERE id = ?";
 const RECORD_TOUCHED = "UPDATE records SET data = ?, sha256 = ?, issues = ?, lineage = ?, updated_at = ? WHERE id = ?";
-const LINK_GONE = "DELETE FROM relationships WHERE id = ?";
+const LINK_GONE = "DELETE FROM relationships WHERE source_record_id = ? AND name = ? AND target_record_id = ?";
 const LINK_NEW = `INSERT INTO relationships (context_id, source_record_id, name, target_record_id, created_at) VALUES (?, ?, ?, ?, ?)
   ON CONFLICT DO NOTHING`;
 const EVALUATION = `INSERT INTO evaluations (uuid, context_id, rule_id, rule_version, outcome, trace, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (context_id, rule_id) DO UPDATE SET rule_version = excluded.rule_version, outcome = excluded.outcome, trace = excluded.trace,
     computed_at = excluded.computed_at`;
 const EVALUATION_GONE = "DELETE FROM evaluations WHERE context_id = ? AND rule_id = ?";
+const MARK = "UPDATE contexts SET passed_version = ?, pass_id = ?, pass_stamp = ? WHERE id = ?";
 
 /**
  * A pass commit on SQLite: a prepared statement per row, run synchronously inside the
@@ -31,7 +32,7 @@ export const sqlitePasses: PassStore = {
     }
     if (w.linksGone.length > 0) {
       const gone = sqliteStatement(tx, LINK_GONE);
-      for (const id of w.linksGone) gone.run(id);
+      for (const l of w.linksGone) gone.run(l.sourceKey, l.name, l.targetKey);
     }
     if (w.linksNew.length > 0) {
       const insert = sqliteStatement(tx, LINK_NEW);
@@ -44,6 +45,10 @@ export const sqlitePasses: PassStore = {
     if (w.evaluationsGone.length > 0) {
       const gone = sqliteStatement(tx, EVALUATION_GONE);
       for (const e of w.evaluationsGone) gone.run(e.contextKey, e.ruleKey);
+    }
+    if (w.marks.length > 0) {
+      const mark = sqliteStatement(tx, MARK);
+      for (const m of w.marks) mark.run(m.passedVersion, m.passId, m.stamp, m.contextKey);
     }
   },
 };

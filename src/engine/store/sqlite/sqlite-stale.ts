@@ -17,7 +17,7 @@ const CHUNK = 500;
  * not two per context: a batch of interleaved lines touches up to a hundred contexts. The
  * transaction holds the one database file, so no row needs locking first.
  */
-export async function sqliteMarkStale(db: Sql, contextKeys: Iterable<number>): Promise<{ contextId: string; workspace: string }[]> {
+export async function sqliteMarkStale(db: Sql, contextKeys: Iterable<number>, recordKeys: Iterable<number> = []): Promise<{ contextId: string; workspace: string }[]> {
   // In a write group a context bumped by an earlier call is still stale (claiming it or
   // changing its status forgets the marks): it has no pass in flight, and nothing outside
   // the group's transaction sees the versions in between, so one bump per group does.
@@ -42,6 +42,21 @@ export async function sqliteMarkStale(db: Sql, contextKeys: Iterable<number>): P
       chunk,
     );
   }
+  await stampRecords(db, recordKeys);
   db.signal("work");
   return turned;
+}
+
+/**
+ * Gives each record its context's evidence version (after the bump): the next pass of the
+ * context resolves it again (its version is above the one the last pass covered).
+ */
+export async function stampRecords(db: Sql, recordKeys: Iterable<number>): Promise<void> {
+  const keys = [...new Set(recordKeys)];
+  for (let i = 0; i < keys.length; i += CHUNK) {
+    await db.run(
+      `UPDATE records SET changed_version = (SELECT evidence_version FROM contexts c WHERE c.id = records.context_id) WHERE ${db.dialect.inKeys("id")}`,
+      [db.dialect.keyList(keys.slice(i, i + CHUNK))],
+    );
+  }
 }
