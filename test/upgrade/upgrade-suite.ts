@@ -10,6 +10,8 @@ export interface UpgradeCase {
   from: number;
   to: number;
   migration: string;
+  /** The migration copies the tables (the compact-keys rebuild), showing each as it goes; default true. */
+  copies?: boolean;
   /** A target on a fresh copy of the fixture's database. */
   open(): Promise<Target>;
 }
@@ -61,6 +63,24 @@ function lostOrChanged(recorded: unknown, today: unknown, path = "$"): string[] 
   return Object.is(recorded, today) ? [] : differs;
 }
 
+/** Hex of 16 bytes as a UUID's text. */
+const uuidText = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`.toLowerCase();
+
+/**
+ * The pending deliveries as the release stored them: their ids as the API shows them. A
+ * release of the compact schema keys rows by integer and keeps the API's ids in `uuid`
+ * (16 bytes on SQLite); earlier ones keyed them by the id's text.
+ */
+async function pendingDeliveries(target: Target, compact: boolean): Promise<LegacyDelivery[]> {
+  if (!compact) return target.query<LegacyDelivery>("SELECT id, message_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY created_at, id");
+  if (target.kind === "sqlite") {
+    const rows = await target.query<LegacyDelivery>("SELECT hex(uuid) AS id, hex(message_id) AS message_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY created_at, id");
+    return rows.map((r) => ({ id: uuidText(r.id), message_id: `msg_${uuidText(r.message_id)}` }));
+  }
+  // The API (and the webhook-id header) shows a message id as msg_<uuid>.
+  return target.query<LegacyDelivery>("SELECT uuid::text AS id, 'msg_' || message_id::text AS message_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY created_at, id");
+}
+
 /**
  * The upgrade of one release's database, through the real CLI: `ddsctl migrate`, then the
  * release's export and views read the same, its keyed requests replay on `ddsctl serve`,
@@ -76,7 +96,7 @@ export function describeUpgrade(c: UpgradeCase): void {
     beforeAll(async () => {
       target = await c.open();
       // Read in the release's own schema, before anything upgrades it.
-      pending = await target.query<LegacyDelivery>("SELECT id, message_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY created_at, id");
+      pending = await pendingDeliveries(target, c.copies === false);
     });
     afterAll(async () => target?.cleanup());
 
@@ -87,8 +107,10 @@ export function describeUpgrade(c: UpgradeCase): void {
       const run = await cli(target, ["migrate"]);
       expect(run.exitCode, run.stderr).toBe(0);
       expect(run.stdout).toContain(`applied ${c.to - c.from} migration(s); schema version ${c.to}`);
-      for (const table of ["records", "contributions", "webhook_deliveries"]) {
-        expect(run.stderr).toContain(`upgrading the database to this ddsctl's schema (${c.migration}): ${table}\n`);
+      if (c.copies ?? true) {
+        for (const table of ["records", "contributions", "webhook_deliveries"]) {
+          expect(run.stderr).toContain(`upgrading the database to this ddsctl's schema (${c.migration}): ${table}\n`);
+        }
       }
       const check = await cli(target, ["migrate", "--check"]);
       expect(check.exitCode, check.stderr).toBe(0);
