@@ -57,8 +57,14 @@ export interface EngineContext extends Scope {
   bind(db: Sql): Scope;
 }
 
+/** Told when a top-level transaction of the engine has committed or rolled back (a write group's journal). */
+export interface TxListener {
+  committed(): void;
+  rolledBack(): void;
+}
+
 /** A scope of `workspace` on `db`; repositories are made on first use (a transaction uses a few). */
-export function bindScope(db: Sql, workspace: string, actor: string, hooks: EngineHooks, before?: () => Promise<void> | undefined): Scope {
+export function bindScope(db: Sql, workspace: string, actor: string, hooks: EngineHooks, before?: () => Promise<void> | undefined, listener?: () => TxListener | undefined): Scope {
   const made: Partial<Record<keyof Scope, unknown>> = {};
   const lazy = <K extends keyof Scope>(key: K, make: () => Scope[K]): Scope[K] => (made[key] ??= make()) as Scope[K];
   const scope: Scope = {
@@ -92,7 +98,17 @@ export function bindScope(db: Sql, workspace: string, actor: string, hooks: Engi
       // it (a write group sees the call as running from its first moment).
       const pending = before?.();
       if (pending) await pending;
-      return db.tx((t) => fn(bindScope(t, workspace, actor, hooks)));
+      const told = listener?.();
+      if (!told) return db.tx((t) => fn(bindScope(t, workspace, actor, hooks)));
+      let result: Awaited<ReturnType<typeof fn>>;
+      try {
+        result = await db.tx((t) => fn(bindScope(t, workspace, actor, hooks)));
+      } catch (err) {
+        told.rolledBack();
+        throw err;
+      }
+      told.committed();
+      return result;
     },
   };
   return scope;

@@ -13,6 +13,7 @@ import { createRecordService } from "./evidence/record-service.js";
 import { createFieldService } from "./models/field-service.js";
 import { createModelService } from "./models/model-service.js";
 import { createPipeline, type Pipeline, type PipelineOptions } from "./pipeline/worker.js";
+import { GroupJournal } from "./pipeline/group-journal.js";
 import { createContextLinkService } from "./relationships/context-links.js";
 import { createRelationshipService } from "./relationships/relationship-service.js";
 import { openSqliteDatabase, type OpenDatabaseOptions } from "./store/db.js";
@@ -107,8 +108,14 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     onContextTypeChange: (s, contextKey) => markStale(s, [contextKey]),
     onContextStatusChange: (s, context, from) => outbox.contextStatusChanged(s.db, workspace, context, from),
   };
+  /** The open write group's journal (see GroupJournal): every engine transaction's writes are told to it once committed. */
+  let journal: GroupJournal | undefined;
   const ctx: EngineContext = {
-    ...bindScope(store.sql, workspace, actor, hooks, before),
+    ...bindScope(store.sql, workspace, actor, hooks, before, () => {
+      // The journal of the group the transaction runs in, even if the group ends meanwhile.
+      const j = journal;
+      return j ? { committed: () => j.accept(), rolledBack: () => j.discard() } : undefined;
+    }),
     store,
     secrets: options.secrets ?? secretBoxFor(store, {}),
     bind: (db) => bindScope(db, workspace, actor, hooks),
@@ -119,6 +126,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     replay: createReplayRepo(workspace),
     ingest: store.ingest,
     markStale,
+    journal: () => journal,
   };
   const writeGroup = store.writeGroup?.bind(store);
   return {
@@ -148,9 +156,22 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
       ? {
           writeGroup: (): WriteGroup => {
             const group = writeGroup();
+            const own = (journal = new GroupJournal());
+            const close = () => {
+              if (journal === own) journal = undefined;
+            };
             return {
-              commit: () => group.commit(),
+              // Loaded means resolved: the contexts the group wrote into are resolved in it,
+              // from its journal, and committed with the evidence.
+              // A pass that fails there leaves its context stale, for the drain after the import
+              // (which reports it): the evidence is committed all the same.
+              commit: async () => {
+                close();
+                await pipeline.resolveGroup(own).catch(() => undefined);
+                await group.commit();
+              },
               rollback: () => {
+                close();
                 const done = group.rollback();
                 // The workspace row may have been written inside the group: write it again.
                 ready = undefined;

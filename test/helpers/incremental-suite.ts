@@ -38,29 +38,27 @@ type Step =
   | { op: "rename"; variant: number }
   | { op: "rule"; body: number; active: boolean; types: boolean }
   | { op: "type"; ctx: number; mortgage: boolean }
-  | { op: "pass"; cold: boolean };
+  | { op: "pass"; cold: boolean }
+  | { op: "group"; calls: Extract<Step, { op: "contribute" }>["items"][]; failing: boolean };
 
 const small = fc.option(fc.integer({ min: 0, max: 3 }), { nil: null, freq: 5 });
+const itemsArbitrary = fc.array(
+  fc.record({
+    ctx: fc.integer({ min: 0, max: 2 }),
+    model: fc.integer({ min: 0, max: 3 }),
+    id: fc.integer({ min: 0, max: 3 }),
+    source: fc.integer({ min: 0, max: 2 }),
+    type: fc.integer({ min: 0, max: 2 }),
+    a: small,
+    b: small,
+    conf: fc.constantFrom(0.3, 0.5, 1),
+  }),
+  { minLength: 1, maxLength: 6 },
+);
 const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
-  {
-    weight: 8,
-    arbitrary: fc.record({
-      op: fc.constant("contribute" as const),
-      items: fc.array(
-        fc.record({
-          ctx: fc.integer({ min: 0, max: 2 }),
-          model: fc.integer({ min: 0, max: 3 }),
-          id: fc.integer({ min: 0, max: 3 }),
-          source: fc.integer({ min: 0, max: 2 }),
-          type: fc.integer({ min: 0, max: 2 }),
-          a: small,
-          b: small,
-          conf: fc.constantFrom(0.3, 0.5, 1),
-        }),
-        { minLength: 1, maxLength: 6 },
-      ),
-    }),
-  },
+  { weight: 8, arbitrary: fc.record({ op: fc.constant("contribute" as const), items: itemsArbitrary }) },
+  // An import's write group: several calls, resolved as the group ends.
+  { weight: 3, arbitrary: fc.record({ op: fc.constant("group" as const), calls: fc.array(itemsArbitrary, { minLength: 1, maxLength: 4 }), failing: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("update" as const), pick: fc.nat(), a: fc.integer({ min: 0, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("delete" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("unlink" as const), pick: fc.nat() }) },
@@ -164,10 +162,8 @@ async function replay(engine: LocalEngine, steps: Step[]): Promise<void> {
   const check = async () => {
     for (const id of contexts) await compareWithFull(engine, id);
   };
-  for (const step of steps) {
-    switch (step.op) {
-      case "contribute": {
-        const items = step.items.map((it) => {
+  const itemsOf = (list: Extract<Step, { op: "contribute" }>["items"]) =>
+    list.map((it) => {
           const m = it.model;
           const id = `k${it.id}`;
           const data =
@@ -190,7 +186,21 @@ async function replay(engine: LocalEngine, steps: Step[]): Promise<void> {
             ...(scored ? { fieldConfidences: { [scored]: it.conf } } : {}),
           };
         });
-        await engine.bulkCreateContributions({ items });
+  for (const step of steps) {
+    switch (step.op) {
+      case "contribute":
+        await engine.bulkCreateContributions({ items: itemsOf(step.items) });
+        break;
+      case "group": {
+        const group = engine.writeGroup!();
+        for (const [i, call] of step.calls.entries()) {
+          await engine.bulkCreateContributions({ items: itemsOf(call) });
+          // A call that fails as a whole leaves nothing in the group (nor in its journal).
+          if (step.failing && i === 0) await expect(engine.createContribution({ contextId: contexts[0], modelId: models[0], sourceId: "x", sourceType: "user", data: { nope: 1 } } as never)).rejects.toThrow();
+        }
+        await group.commit();
+        // The contexts the group resolved as it ended hold what a full pass gives them.
+        for (const id of contexts) if ((await engine.getContext(id)).freshness === "resolved") await compareWithFull(engine, id);
         break;
       }
       case "update": {

@@ -27,7 +27,7 @@ describe("write groups (local imports)", () => {
     const res = await engine.bulkCreateContributions({ items: [item(1), item(2, "lots")] });
     await engine.bulkCreateContributions({ items: [item(3)] });
     expect(res.items.map((i) => i.status)).toEqual([201, 422]);
-    group.commit();
+    await group.commit();
     expect(await count()).toBe(2);
   });
 
@@ -44,7 +44,7 @@ describe("write groups (local imports)", () => {
     const group = engine.writeGroup!();
     await engine.bulkCreateContributions({ items: [item(1)] });
     (engine.ctx.store as SqliteStore).raw.exec("ROLLBACK"); // what SQLite does on its own after a full disk
-    expect(() => group.commit()).toThrow(/rolled back/);
+    await expect(group.commit()).rejects.toThrow(/rolled back/);
   });
 
   it("commits only between calls: never in the middle of one", async () => {
@@ -52,9 +52,9 @@ describe("write groups (local imports)", () => {
     const group = engine.writeGroup!();
     const running = engine.bulkCreateContributions({ items: [item(1)] });
     // The call has started and holds the connection until it ends.
-    expect(() => group.commit()).toThrow(/while a call is running/);
+    await expect(group.commit()).rejects.toThrow(/while a call is running/);
     await running;
-    group.commit();
+    await group.commit();
     expect(await count()).toBe(1);
   });
 
@@ -73,7 +73,7 @@ describe("write groups (local imports)", () => {
     await engine.setContextStatus(contextId, "completed");
     const res = await engine.bulkCreateContributions({ items: [item(2)] });
     expect(res.items[0].status).toBe(409);
-    group.commit();
+    await group.commit();
     expect(await count()).toBe(1);
   });
 
@@ -88,6 +88,6 @@ describe("write groups (local imports)", () => {
     // Evidence after the claim must move the version on, or the pass would commit as resolved.
     await engine.bulkCreateContributions({ items: [item(3)] });
     expect(contextRow(engine, contextId)).toEqual({ v: 2, freshness: "computing" });
-    group.commit();
+    await group.commit();
   });
 });

@@ -38,7 +38,9 @@ export function missingContributions(doc: ContextDocument, stored: Contribution[
   const pool = new Map<string, Contribution[]>();
   for (const c of stored) {
     const key = evidenceKey(c.modelId, c);
-    pool.set(key, [...(pool.get(key) ?? []), c]);
+    let bucket = pool.get(key);
+    if (!bucket) pool.set(key, (bucket = []));
+    bucket.push(c);
   }
   const list = doc.contributions ?? [];
   const lastOfGroup = new Map<string, number>();

@@ -1,6 +1,7 @@
 import { DdsError, errors } from "../../contract/errors.js";
 import { isWellFormedContribution } from "../../contract/contribution-shape.js";
 import type { Contribution, ContributionCreate, SourceType } from "../../contract/schemas/index.js";
+import type { PassContribution } from "../pipeline/types.js";
 import { loadedSchemas, requestSchemas } from "../request-schemas.js";
 import { assertJsonValue } from "../../contract/json-limits.js";
 import { parseBody } from "../../contract/parse.js";
@@ -16,6 +17,8 @@ import { apiContribution } from "./contribution-view.js";
 import { contextNotActive, invalidContribution, missingIdentityProblem, modelNotActive } from "./evidence-problems.js";
 import type { ModelCache } from "./model-cache.js";
 import type { ReplayRepo } from "../store/idempotency-repo.js";
+import type { GroupJournal } from "../pipeline/group-journal.js";
+import { jsonCopy } from "./json-copy.js";
 
 /** What ingest needs beyond a scope: engine-wide caches and the store's lookups. */
 export interface IngestDeps {
@@ -25,6 +28,8 @@ export interface IngestDeps {
   ingest: IngestStore;
   /** Marks contexts stale (evidence arrived), by key, and the records whose evidence changed, inside the caller's transaction. */
   markStale(s: Scope, contextKeys: Iterable<number>, recordKeys?: Iterable<number>): Promise<void>;
+  /** The open write group's journal, if a group is open: what a call writes is told to it. */
+  journal?: () => GroupJournal | undefined;
 }
 
 /** Checks that evidence may be written into this model and context (the 409s of docs/resources.md). */
@@ -123,6 +128,10 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   const written: number[] = [];
   /** Contributions to records this writer creates: their record keys are known once flush writes the records. */
   const pendingBindings: [ContributionInsert, RecordInsert][] = [];
+  /** What a write group's journal needs of each row (see GroupJournal), beside `rows`. */
+  const facts = new Map<ContributionInsert, { contextKey: number; modelId: string; recordId: string; data: Record<string, unknown>; confidences: Record<string, number> }>();
+  /** Records stored by this writer's insert-or-find (fresh), with their models' ids, until flush journals them. */
+  const freshRecords: [RecordInsert, string][] = [];
   const touched = new Set<number>();
   /** Stored records (not created by this writer) given evidence: their next pass resolves them again. */
   const changedRecords = new Set<number>();
@@ -177,7 +186,12 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       return { id: idText(idBytes), idBytes, ...k, now: now!, createdBy: s.actor };
     });
     const found = await deps.ingest.insertOrFindRecords(s.db, s.workspace, rows);
-    for (const r of rows) if (r.key !== undefined) recordsByKey.set(identityMapKey(r), { id: r.id, key: r.key, fresh: true });
+    const modelIds = new Map([...models.values()].flatMap((m) => (m ? [[m.key, m.id] as const] : [])));
+    for (const r of rows) {
+      if (r.key === undefined) continue;
+      recordsByKey.set(identityMapKey(r), { id: r.id, key: r.key, fresh: true });
+      freshRecords.push([r, modelIds.get(r.modelKey)!]);
+    }
     return found;
   };
 
@@ -255,6 +269,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       createdBy: s.actor,
     };
     rows.push(row);
+    if (deps.journal?.()) facts.set(row, { contextKey: c.context.key, modelId: c.model.id, recordId: record.id, data: jsonCopy(c.data), confidences: c.confidences });
     if (record.created) pendingBindings.push([row, record.created]);
     else if (record.key !== undefined && !record.fresh) changedRecords.add(record.key);
     heads.set(headKey, { id: row.id, pending: row });
@@ -329,6 +344,8 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
         deps.ingest.insertContributions(s.db, s.workspace, rows),
         deps.markStale(s, touched, changedRecords),
       ]);
+      const journal = deps.journal?.();
+      if (journal) tell(journal);
       for (const head of heads.values()) {
         if (head.pending) head.key = head.pending.key;
         delete head.pending;
@@ -340,9 +357,43 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       created.clear();
       touched.clear();
       changedRecords.clear();
+      facts.clear();
+      freshRecords.length = 0;
     },
     writtenKeys: () => written,
   };
+
+  /** Tells the write group's journal what this flush wrote (records created, contributions, supersessions). */
+  function tell(journal: GroupJournal): void {
+    const modelIds = new Map([...models.values()].flatMap((m) => (m ? [[m.key, m.id] as const] : [])));
+    const createdRecord = (r: RecordInsert, modelId: string) =>
+      journal.created({ key: r.key!, contextKey: r.contextKey, record: { id: r.id, modelId, identityKey: r.identityKey, createdAt: r.now } });
+    for (const [r, modelId] of freshRecords) createdRecord(r, modelId);
+    for (const r of created.values()) createdRecord(r, modelIds.get(r.modelKey)!);
+    journal.superseded(supersededKeys);
+    for (const row of rows) {
+      const f = facts.get(row)!;
+      journal.contributed(
+        {
+          key: row.key!,
+          contextKey: f.contextKey,
+          recordKey: row.recordKey,
+          contribution: {
+            id: row.id,
+            recordId: f.recordId,
+            modelId: f.modelId,
+            sourceId: row.sourceId,
+            sourceType: row.sourceType as PassContribution["sourceType"],
+            data: f.data,
+            confidences: f.confidences,
+            receivedAt: row.receivedAt,
+            observedAt: row.observedAt,
+          },
+        },
+        row.status === "accepted",
+      );
+    }
+  }
 }
 
 /**

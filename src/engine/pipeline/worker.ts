@@ -7,6 +7,7 @@ import { passChanges } from "../store/pass-changes.js";
 import { createPipelineRepo, type Claim, type ClaimScope, type CommitOutcome, type PassToCommit } from "../store/pipeline-repo.js";
 import { runPass } from "./stages/index.js";
 import { GroupedCommits } from "../write-groups.js";
+import type { GroupJournal } from "./group-journal.js";
 
 /** Options of a pipeline worker. */
 export interface PipelineOptions {
@@ -54,6 +55,8 @@ export interface PipelineObserver {
 
 /** How long a drain's write group stays open (see PipelineOptions.groupPasses). */
 const GROUP_MS = 250;
+/** Contexts a write group's passes claim, read and commit together. */
+const GROUP_BATCH = 50;
 
 /** What a committed pass reports to listeners. */
 export interface PassEvent {
@@ -105,7 +108,7 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
    * the others still commit, and the first failure is thrown afterwards. While the passes
    * run, a heartbeat extends their leases every third of one.
    */
-  const runBatch = async (claims: Claim[], at: { phase: string }): Promise<CommitOutcome[]> => {
+  const runBatch = async (claims: Claim[], at: { phase: string }, journal?: GroupJournal): Promise<CommitOutcome[]> => {
     const started = performance.now();
     const report = (claim: Claim, outcome: PassOutcome) => options.observer?.passed?.(claim, outcome, (performance.now() - started) / 1000);
     for (const claim of claims) options.observer?.claimed?.(claim);
@@ -122,7 +125,7 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
       let loaded;
       try {
         at.phase = "reading its inputs";
-        loaded = await repo.loadPassInputs(claims);
+        loaded = await repo.loadPassInputs(claims, journal);
       } catch (err) {
         for (const claim of claims) report(claim, "failed");
         await Promise.all(claims.map(giveBack));
@@ -203,6 +206,26 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
   return {
     repo,
     worker,
+    /**
+     * Resolves, inside an open write group as it ends, the contexts the group wrote into,
+     * from what its journal holds (nothing the group wrote is read back): all of them where
+     * records stand alone, and where records depend on each other those the group gave a
+     * good share of their records (see loadPasses). The others stay stale for a later pass.
+     * Returns how many contexts it resolved.
+     */
+    async resolveGroup(journal: GroupJournal): Promise<number> {
+      const keys = [...journal.contexts().keys()];
+      if (keys.length === 0) return 0;
+      let resolved = 0;
+      // In batches: a batch's input and output are held in memory together.
+      for (let i = 0; i < keys.length; i += GROUP_BATCH) {
+        const claims = await repo.claimMany(worker, leaseMs, GROUP_BATCH, { onlyKeys: keys.slice(i, i + GROUP_BATCH) });
+        if (claims.length === 0) continue;
+        const outcomes = await runBatch(claims, { phase: "starting" }, journal);
+        resolved += outcomes.filter((o) => o === "resolved").length;
+      }
+      return resolved;
+    },
     /** Claims and processes one context of the scope; false when none was claimable. */
     async step(scope: ClaimScope = {}): Promise<boolean> {
       return (await stepMany(1, scope)).claims.length > 0;

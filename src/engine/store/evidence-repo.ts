@@ -95,6 +95,12 @@ const CONTRIBUTIONS_OF_CONTEXTS = {
   uses: 2,
 };
 
+/**
+ * The `changed_version` of a record no pass has resolved yet: above every evidence version,
+ * so the next pass of its context reads it as changed; its first pass sets it back to 0.
+ */
+export const UNRESOLVED_VERSION = Number.MAX_SAFE_INTEGER;
+
 /** A record to insert: new records start unresolved. `key` is set when it is written. */
 export interface RecordInsert {
   key?: number;

@@ -43,7 +43,7 @@ export class PassCache {
   private readonly contexts = new Map<number, CachedContext>();
   private size = 0;
 
-  constructor(readonly maxRecords = 60_000) {}
+  constructor(readonly maxRecords = 20_000) {}
 
   /** The context's entry, if kept and still good for a pass of `passId` and `stamp`. */
   take(contextKey: number, passId: number | null, stamp: string): CachedContext | undefined {

@@ -102,6 +102,6 @@ export function passChanges(loaded: LoadedPass, output: PassOutput): PassChanges
     if (key !== undefined) records.set(id, { key, state });
   }
   const passId = newPassId();
-  const after = loaded.mode === "local" ? undefined : { passId, stamp: loaded.stamp, records, links: linksAfter, evaluations: evaluationsAfter };
+  const after = loaded.keep && loaded.mode !== "local" ? { passId, stamp: loaded.stamp, records, links: linksAfter, evaluations: evaluationsAfter } : undefined;
   return { writes, changedOutcomes, stamp: loaded.stamp, passId, after };
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { CompiledModel } from "../models/model-types.js";
+import type { GroupJournal } from "../pipeline/group-journal.js";
 import type { PassContribution, PassInput, PassRecord, PassRule, RecordState } from "../pipeline/types.js";
 import { decodeConfidences, decodeValues, fieldIdsOf, storedKeys } from "./field-values-codec.js";
 import { passCacheOf, type CachedContext, type StoredEvaluation, type StoredLink } from "./pass-cache.js";
@@ -37,6 +38,8 @@ export interface LoadedPass {
   input: PassInput;
   contextKey: number;
   mode: PassMode;
+  /** Whether the pass's outcome is worth keeping for the next pass (records that depend on each other). */
+  keep: boolean;
   /** The stamp of the definitions the pass resolves with (stored with its commit). */
   stamp: string;
   /** The records the input names, with what is stored of them. */
@@ -55,7 +58,17 @@ export interface LoadOptions {
    * reads every record from its contributions, as a full pass does (a dry run).
    */
   incremental?: boolean;
+  /**
+   * Passes run as a write group ends: what the group wrote comes from its journal, never
+   * read back, and a context whose pass would cost far more than what the group wrote into
+   * it (a large context that needs all its records read, given a few) is left out, for a
+   * later pass.
+   */
+  journal?: GroupJournal;
 }
+
+/** Records a context may hold for a group's pass to read them all whatever the group wrote. */
+const GROUP_PASS_FLOOR = 100;
 
 type Keyed = { c: number };
 type ContextRow = { key: number; id: string; name: string | null; type: string | null; metadata: string; ws: number; passId: number | null; stamp: string | null };
@@ -111,8 +124,12 @@ function definitionsStamp(models: readonly ModelRow[]): string {
 /** True when a record's outcome may depend on other records: relationships or computed fields. */
 const joinsRecords = (models: readonly CompiledModel[]) => models.some((m) => m.relationships.length > 0 || m.fields.some((f) => f.computed));
 
-/** The SQL of a dirty record: its evidence changed since the context's last pass, or it was never resolved. */
-const DIRTY = "(r.changed_version > x.passed_version OR r.sha256 IS NULL)";
+/**
+ * The SQL of a changed record: its evidence changed after the version the context's last
+ * pass covered, or no pass has resolved it yet (UNRESOLVED_VERSION); records_changed
+ * finds them without reading the context's other records.
+ */
+const DIRTY = "r.changed_version > x.passed_version";
 
 /**
  * Reads everything the passes of some contexts need, for all of them at once: a few
@@ -122,13 +139,22 @@ const DIRTY = "(r.changed_version > x.passed_version OR r.sha256 IS NULL)";
  */
 export function loadPasses(db: Sql, contextKeys: readonly number[], options: LoadOptions = {}): Promise<Map<number, LoadedPass>> {
   if (contextKeys.length === 0) return Promise.resolve(new Map());
-  return db.tx((tx) => load(tx, contextKeys, options.incremental ?? true), { readOnly: true });
+  // Inside a write group the group's own transaction is the snapshot.
+  if (options.journal) return db.tx((tx) => load(tx, contextKeys, true, options.journal));
+  return db.tx((tx) => load(tx, contextKeys, options.incremental ?? true, undefined), { readOnly: true });
 }
 
-async function load(tx: Sql, contextKeys: readonly number[], incremental: boolean): Promise<Map<number, LoadedPass>> {
+async function load(tx: Sql, contextKeys: readonly number[], incremental: boolean, journal: GroupJournal | undefined): Promise<Map<number, LoadedPass>> {
   const d = tx.dialect;
   const keys = d.keyList(contextKeys);
   const inWorkspaces = `workspace_id IN (SELECT workspace_id FROM contexts WHERE ${d.inKeys("id")})`;
+  // Rows the group inserted are not read back (SQLite's keys grow: they are the newest).
+  const recordBound = journal?.firstRecordKey;
+  const contributionBound = journal?.firstContributionKey;
+  const beforeRecords = recordBound === undefined ? "" : " AND r.id < ?";
+  const beforeContributions = contributionBound === undefined ? "" : " AND k.id < ?";
+  const rb = recordBound === undefined ? [] : [recordBound];
+  const cb = contributionBound === undefined ? [] : [contributionBound];
   // First what decides how each context is read: the context, the definitions, the rules.
   const [contexts, models, rules, removals] = await Promise.all([
     tx.all<ContextRow>(
@@ -192,7 +218,7 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
 
   // Then each context's way of being read.
   const cache = passCacheOf(tx);
-  const plans = contexts.map((ctx) => {
+  const planned = contexts.map((ctx) => {
     const ws = Number(ctx.ws);
     const wsModels = modelsOf.get(ws) ?? [];
     const applying = (rulesOf.get(ws) ?? []).filter(({ cached }) => cached.contextTypes.length === 0 || (ctx.type !== null && cached.contextTypes.includes(ctx.type)));
@@ -200,14 +226,40 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
     const contextKey = Number(ctx.key);
     let mode: PassMode = "full";
     let warm: CachedContext | undefined;
-    if (incremental && ctx.stamp === stamp) {
-      if (applying.length === 0 && !joinsRecords(wsModels)) mode = "local";
-      else if ((warm = cache.take(contextKey, ctx.passId === null ? null : Number(ctx.passId), stamp))) mode = "warm";
-      else mode = "cold";
-    } else if (incremental) {
+    const same = ctx.stamp === stamp;
+    if (!incremental) {
+      // A dry run: every record from its contributions, the cache left as it is.
+    } else if (applying.length === 0 && !joinsRecords(wsModels)) {
+      // Record by record: the changed ones, or all of them under other definitions.
+      mode = same ? "local" : "full";
       cache.drop(contextKey);
+    } else if (!same) {
+      cache.drop(contextKey);
+    } else if ((warm = cache.take(contextKey, ctx.passId === null ? null : Number(ctx.passId), stamp))) {
+      mode = "warm";
+    } else {
+      mode = "cold";
     }
-    return { ctx, contextKey, ws, models: wsModels, applying, stamp, mode, warm };
+    // Where records do not depend on each other no state is kept between passes.
+    const keep = incremental && !(applying.length === 0 && !joinsRecords(wsModels));
+    return { ctx, contextKey, ws, models: wsModels, applying, stamp, mode, warm, keep, written: journal?.get(contextKey) };
+  });
+  // A group's pass weighs what it would read of a context against what the group wrote into it.
+  const weighed = journal ? planned.filter((p) => p.mode !== "local") : [];
+  const sizes =
+    weighed.length === 0
+      ? []
+      : await tx.all<{ c: number; n: number }>(
+          `SELECT r.context_id AS c, COUNT(*) AS n FROM records r WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL${beforeRecords} GROUP BY r.context_id`,
+          [d.keyList(weighed.map((p) => p.contextKey)), ...rb],
+        );
+  const sizeOf = new Map(sizes.map((r) => [Number(r.c), Number(r.n)]));
+  const plans = planned.filter((p) => {
+    const size = sizeOf.get(p.contextKey) ?? 0;
+    const defer = journal !== undefined && p.mode !== "local" && size > GROUP_PASS_FLOOR && (p.written?.touched.size ?? 0) * 4 < size;
+    // Left for a later pass: its copy stays good until then.
+    if (defer && p.warm) cache.put(p.contextKey, p.warm);
+    return !defer;
   });
   const keysIn = (...modes: PassMode[]) => plans.filter((p) => modes.includes(p.mode)).map((p) => p.contextKey);
   const full = keysIn("full");
@@ -223,41 +275,40 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
   const [fullRecords, coldRecords, changedRecords, fullContributions, dirtyContributions, links, evaluations] = await Promise.all([
     full.length === 0
       ? none
-      : tx.all<RecordRow>(`SELECT ${recordCols} FROM records r JOIN models m ON m.id = r.model_id WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL`, [
+      : tx.all<RecordRow>(`SELECT ${recordCols} FROM records r JOIN models m ON m.id = r.model_id WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL${beforeRecords}`, [
           d.keyList(full),
+          ...rb,
         ]),
     cold.length === 0
       ? none
       : tx.all<RecordRow>(
           `SELECT ${recordCols}, r.data, CASE WHEN ${DIRTY} THEN 1 ELSE 0 END AS dirty
            FROM records r JOIN models m ON m.id = r.model_id JOIN contexts x ON x.id = r.context_id
-           WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL`,
-          [d.keyList(cold)],
+           WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL${beforeRecords}`,
+          [d.keyList(cold), ...rb],
         ),
     // Changed records, and for a warm context those deleted since its last pass (its copy drops them).
     changedOnly.length === 0
       ? none
       : tx.all<RecordRow>(
-          `SELECT ${recordCols}, 0 AS gone FROM records r JOIN models m ON m.id = r.model_id JOIN contexts x ON x.id = r.context_id
-           WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL AND ${DIRTY}
-           UNION ALL
-           SELECT ${recordCols}, 1 AS gone FROM records r JOIN models m ON m.id = r.model_id JOIN contexts x ON x.id = r.context_id
-           WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NOT NULL AND r.changed_version > x.passed_version`,
-          [d.keyList(changedOnly), d.keyList(changedOnly)],
+          `SELECT ${recordCols}, CASE WHEN r.deleted_at IS NULL THEN 0 ELSE 1 END AS gone
+           FROM contexts x JOIN records r ON r.context_id = x.id AND ${DIRTY} JOIN models m ON m.id = r.model_id
+           WHERE ${d.inKeys("x.id")}${beforeRecords}`,
+          [d.keyList(changedOnly), ...rb],
         ),
     full.length === 0
       ? none
       : tx.all<ContributionRow>(
           `SELECT ${contributionCols} FROM records r JOIN contributions k ON k.record_id = r.id JOIN models m ON m.id = r.model_id
-           WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL AND k.status = 'accepted'`,
-          [d.keyList(full)],
+           WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL AND k.status = 'accepted'${beforeRecords}${beforeContributions}`,
+          [d.keyList(full), ...rb, ...cb],
         ),
     cold.length + changedOnly.length === 0
       ? none
       : tx.all<ContributionRow>(
-          `SELECT ${contributionCols} FROM records r JOIN contexts x ON x.id = r.context_id JOIN contributions k ON k.record_id = r.id JOIN models m ON m.id = r.model_id
-           WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL AND ${DIRTY} AND k.status = 'accepted'`,
-          [d.keyList([...cold, ...changedOnly])],
+          `SELECT ${contributionCols} FROM contexts x JOIN records r ON r.context_id = x.id AND ${DIRTY} JOIN contributions k ON k.record_id = r.id JOIN models m ON m.id = r.model_id
+           WHERE ${d.inKeys("x.id")} AND r.deleted_at IS NULL AND k.status = 'accepted'${beforeRecords}${beforeContributions}`,
+          [d.keyList([...cold, ...changedOnly]), ...rb, ...cb],
         ),
     stored.length === 0
       ? none
@@ -321,6 +372,8 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
       if (mode === "cold") before = new Map();
       const modelsById = new Map(plan.models.map((m) => [m.modelId, m]));
       for (const r of rows) {
+        // Deleted since the last pass: a local pass has nothing to do with them.
+        if (Number(r.gone)) continue;
         const record = passRecord(r);
         passRecords.push(record);
         records.set(r.id, storedOf(r));
@@ -336,9 +389,39 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
         (evaluationsOf.get(contextKey) ?? []).map((e) => [e.ruleId, { ruleKey: Number(e.key), id: e.id, outcome: Boolean(e.outcome), trace: e.trace, ruleVersion: Number(e.v) }]),
       );
     }
+    const contributions = (contributionsOf.get(contextKey) ?? []).map((c) => {
+      const data = decodeValues(c.data, fieldIds);
+      return {
+        id: c.id,
+        recordId: c.recordId,
+        modelId: c.modelId,
+        sourceId: c.sourceId,
+        sourceType: c.sourceType,
+        data,
+        confidences: decodeConfidences(c.confidences, data, fieldIds),
+        receivedAt: c.receivedAt,
+        observedAt: c.observedAt,
+      };
+    });
+    // What the group wrote: its records as new (dirty) ones, its contributions beside those read.
+    const written = plan.written;
+    if (written) {
+      for (const { key, record } of written.created.values()) {
+        passRecords.push(record);
+        records.set(record.id, { key, sha256: null, issues: null, lineage: null });
+      }
+      for (const { contribution } of written.accepted.values()) {
+        contributions.push(contribution);
+        // The group stamped the record it wrote to: it was read as changed, with its older evidence.
+        if (before?.has(contribution.recordId)) throw new Error(`a record the write group changed was read as unchanged: ${contribution.recordId}`);
+        dirty?.add(contribution.recordId);
+      }
+      if (dirty) for (const { record } of written.created.values()) dirty.add(record.id);
+    }
     out.set(contextKey, {
       contextKey,
       mode,
+      keep: plan.keep,
       stamp: plan.stamp,
       records,
       rules: new Map(plan.applying.map(({ key, cached }) => [cached.rule.id, key])),
@@ -348,20 +431,7 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
         context: { id: ctx.id, name: ctx.name, type: ctx.type, metadata: JSON.parse(ctx.metadata) as Record<string, unknown> },
         models: plan.models,
         records: passRecords,
-        contributions: (contributionsOf.get(contextKey) ?? []).map((c) => {
-          const data = decodeValues(c.data, fieldIds);
-          return {
-            id: c.id,
-            recordId: c.recordId,
-            modelId: c.modelId,
-            sourceId: c.sourceId,
-            sourceType: c.sourceType,
-            data,
-            confidences: decodeConfidences(c.confidences, data, fieldIds),
-            receivedAt: c.receivedAt,
-            observedAt: c.observedAt,
-          };
-        }),
+        contributions,
         removals: (removalsOf.get(contextKey) ?? []).map((x) => ({
           sourceRecordId: x.sourceRecordId,
           name: x.name,

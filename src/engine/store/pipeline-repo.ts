@@ -1,5 +1,6 @@
 import type { PassOutput } from "../pipeline/types.js";
 import { addWrites, noWrites, passChanges, type ChangedOutcome, type PassChanges } from "./pass-changes.js";
+import type { GroupJournal } from "../pipeline/group-journal.js";
 import { passCacheOf } from "./pass-cache.js";
 import { loadPasses, type LoadedPass } from "./pass-load.js";
 import type { PassStore } from "./pass-store.js";
@@ -30,6 +31,8 @@ export interface Claim {
 export interface ClaimScope {
   workspace?: string;
   only?: string[];
+  /** Only these contexts, by key. */
+  onlyKeys?: number[];
 }
 
 /** A pass committed: what its listeners (the webhook outbox) are told, inside its transaction. */
@@ -100,7 +103,7 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       const now = Date.now();
       const lease = now + leaseMs;
       const only = scope.only;
-      const filter = `${scope.workspace ? `AND workspace_id = ${WORKSPACE}` : ""} ${only ? `AND uuid IN (${list(only.length)})` : ""}`;
+      const filter = `${scope.workspace ? `AND workspace_id = ${WORKSPACE}` : ""} ${only ? `AND uuid IN (${list(only.length)})` : ""} ${scope.onlyKeys ? `AND ${d.inKeys("id")}` : ""}`;
       // A take-over (a computing context whose lease ran out) gets a lease 1 ms longer: RETURNING
       // sees only the new row (and SQLite's cannot read another table of an UPDATE ... FROM), so
       // this is how one statement tells a take-over from a claim of a stale context.
@@ -119,6 +122,7 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
           d.time(now),
           ...(scope.workspace ? [scope.workspace] : []),
           ...(only ?? []).map((id) => d.uuid(id)),
+          ...(scope.onlyKeys ? [d.keyList(scope.onlyKeys)] : []),
           Math.max(1, Math.floor(limit)),
         ],
       );
@@ -154,8 +158,8 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
     },
     /** Reads everything the passes of these claims need, at once, as little as each needs (see loadPasses); by context key. */
-    loadPassInputs(claims: readonly Claim[]): Promise<Map<number, LoadedPass>> {
-      return loadPasses(db, claims.map((c) => c.contextKey));
+    loadPassInputs(claims: readonly Claim[], journal?: GroupJournal): Promise<Map<number, LoadedPass>> {
+      return loadPasses(db, claims.map((c) => c.contextKey), journal ? { journal } : {});
     },
     /** Reads everything a pass needs, in one read-only transaction (a consistent snapshot). */
     async loadPassInput(claim: Claim): Promise<LoadedPass | undefined> {

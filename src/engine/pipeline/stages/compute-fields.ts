@@ -33,7 +33,12 @@ export function computeFields(
     .map((r) => ({ record: r.record, values: { ...r.values } }));
   const values = new Map(out.map((r) => [r.record.id, r.values]));
   const byModel = new Map<string, RecordValues[]>();
-  for (const r of out) byModel.set(r.record.modelId, [...(byModel.get(r.record.modelId) ?? []), r]);
+  for (const r of out) {
+    // Appended in place: a copy per record made this quadratic in a context's records.
+    let list = byModel.get(r.record.modelId);
+    if (!list) byModel.set(r.record.modelId, (list = []));
+    list.push(r);
+  }
   const index = createModelIndex(models);
   const graph = createLinkGraph(out.map((r) => r.record), links);
   const { order, cyclic } = computedFieldOrder(models);

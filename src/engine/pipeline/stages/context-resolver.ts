@@ -83,7 +83,10 @@ export function createContextResolver(
     const pass = passRecords.get(r.id);
     if (!pass) continue;
     data.set(r.id, r.data);
-    byModel.set(r.modelId, [...(byModel.get(r.modelId) ?? []), pass]);
+    // Appended in place: a copy per record made this quadratic in a context's records.
+    let list = byModel.get(r.modelId);
+    if (!list) byModel.set(r.modelId, (list = []));
+    list.push(pass);
   }
   for (const list of byModel.values()) list.sort(compareRecordAge);
   const snap: Snapshot = {

@@ -9,7 +9,7 @@ import { createContextResolver } from "./context-resolver.js";
 import { evaluateRules } from "./evaluate-rules.js";
 import { sharedExpressionCache, type ExpressionCache } from "./expression-cache.js";
 import { linkRecords } from "./link-records.js";
-import { indexModels } from "./record-order.js";
+import { compareRecordIds, indexModels } from "./record-order.js";
 import { buildRecordData } from "./record-data.js";
 import { resolveRecords, type ResolvedFields } from "./resolve-records.js";
 import { sameValues } from "./same-values.js";
@@ -58,8 +58,12 @@ export function runPass(input: PassInput, options: RunPassOptions = {}): PassOut
       resolved.push({ record, values: prev.base, lineage: {} });
     }
   }
-  const links = linkRecords(input.models, resolved, input.removals);
-  const computed = computeFields(input.models, resolved, links, cache);
+  // Stages with nothing to do are skipped: a record-heavy context without relationships,
+  // computed fields or rules is resolved record by record.
+  const links = input.models.some((m) => m.relationships.length > 0) ? linkRecords(input.models, resolved, input.removals) : [];
+  const computed = input.models.some((m) => m.computedOrder.length > 0 || m.fields.some((f) => f.computed))
+    ? computeFields(input.models, resolved, links, cache)
+    : [...resolved].sort((a, b) => compareRecordIds(a.record, b.record));
   const fresh = new Map<string, ResolvedFields>();
   for (const r of resolved) if (!dirty || dirty.has(r.record.id)) fresh.set(r.record.id, r);
 
@@ -87,8 +91,13 @@ export function runPass(input: PassInput, options: RunPassOptions = {}): PassOut
     const base = own ? own.values : prev!.base;
     states.set(record.id, { record, base, baseLineage: contributed, values, data, sha256: out.sha256, issues: JSON.stringify(issues), lineage: encodeLineage(lineage) });
   }
-  const everyRecord = computed.map((r) => states.get(r.record.id)!);
-  const view = everyRecord.map((s) => ({ id: s.record.id, modelId: s.record.modelId, data: s.data }));
-  const evaluations = evaluateRules(input.rules, createContextResolver(input, view, links), cache);
+  let evaluations: PassOutput["evaluations"] = [];
+  if (input.rules.length > 0) {
+    const view = computed.map((r) => {
+      const s = states.get(r.record.id)!;
+      return { id: s.record.id, modelId: s.record.modelId, data: s.data };
+    });
+    evaluations = evaluateRules(input.rules, createContextResolver(input, view, links), cache);
+  }
   return { records, links, evaluations, states };
 }

@@ -1,11 +1,11 @@
 import type postgres from "postgres";
-import { identityMapKey, sourceMapKey, type ContributionInsert, type FoundRecord, type IdentityKey, type RecordInsert, type SourceKey } from "../evidence-repo.js";
+import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, type ContributionInsert, type FoundRecord, type IdentityKey, type RecordInsert, type SourceKey } from "../evidence-repo.js";
 import { copyIn, copyValue } from "./pg-copy.js";
 import type { GroupConnection, StatementHook } from "./pg-group-connection.js";
 import type { KnownIdentities } from "./pg-known-identities.js";
 import { pgText } from "./pg-text.js";
 
-const RECORD_COLUMNS = ["id", "uuid", "workspace_id", "context_id", "model_id", "identity_key", "created_by", "created_at", "updated_at"];
+const RECORD_COLUMNS = ["id", "uuid", "workspace_id", "context_id", "model_id", "identity_key", "created_by", "created_at", "updated_at", "changed_version"];
 const CONTRIBUTION_COLUMNS = ["id", "uuid", "workspace_id", "record_id", "source_id", "source_type", "data", "field_confidences", "status", "supersedes", "observed_at", "received_at", "created_by"];
 const MARK_SUPERSEDED = "UPDATE contributions SET status = 'superseded' WHERE id = ANY($1::bigint[])";
 
@@ -185,7 +185,7 @@ export class IngestBuffer implements StatementHook {
       this.made.push([r.contextKey, mk]);
       added.push(mk);
       this.records.push(
-        `${r.key}\t${r.id}\t${w}\t${r.contextKey}\t${r.modelKey}\t${copyValue(r.identityKey)}\t${copyValue(r.createdBy)}\t${r.now}\t${r.now}\n`,
+        `${r.key}\t${r.id}\t${w}\t${r.contextKey}\t${r.modelKey}\t${copyValue(r.identityKey)}\t${copyValue(r.createdBy)}\t${r.now}\t${r.now}\t${UNRESOLVED_VERSION}\n`,
       );
     });
     // Undone newest first: by then this call's rows are the last ones held again.

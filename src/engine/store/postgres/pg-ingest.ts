@@ -1,4 +1,4 @@
-import { identityMapKey, sourceMapKey, workspaceKey, type FoundRecord, type IdentityKey, type IngestStore, type SourceKey } from "../evidence-repo.js";
+import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, workspaceKey, type FoundRecord, type IdentityKey, type IngestStore, type SourceKey } from "../evidence-repo.js";
 import type { Sql } from "../sql.js";
 import { IngestBuffer, type KeyBlocks } from "./pg-ingest-buffer.js";
 import type { KnownIdentities } from "./pg-known-identities.js";
@@ -44,8 +44,8 @@ async function insertKeyed<R extends { key?: number }>(
   await inChunks(rows, (chunk) => db.run(rowsSql(sql.head, sql.values, chunk.length), chunk.flatMap((r) => paramsOf(r, ws))));
 }
 
-const RECORD_INSERT = "INSERT INTO records (id, uuid, workspace_id, context_id, model_id, identity_key, created_by, created_at, updated_at) VALUES ";
-const RECORD_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
+const RECORD_INSERT = "INSERT INTO records (id, uuid, workspace_id, context_id, model_id, identity_key, created_by, created_at, updated_at, changed_version) VALUES ";
+const RECORD_VALUES = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ${UNRESOLVED_VERSION})`;
 const CONTRIBUTION_INSERT = `INSERT INTO contributions (id, uuid, workspace_id, record_id, source_id, source_type, data, field_confidences, status, supersedes,
   observed_at, received_at, created_by) VALUES `;
 const CONTRIBUTION_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";

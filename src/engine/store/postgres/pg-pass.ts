@@ -1,3 +1,4 @@
+import { UNRESOLVED_VERSION } from "../evidence-repo.js";
 import type { PassStore } from "../pass-store.js";
 import type { Sql } from "../sql.js";
 
@@ -7,8 +8,10 @@ import type { Sql } from "../sql.js";
  */
 const CHUNK = 1000;
 
+// A record resolved for the first time loses its unresolved mark (see UNRESOLVED_VERSION).
 const RECORDS = `UPDATE records AS r SET data = CAST(x.data AS json), sha256 = decode(x.sha, 'hex'), issues = CAST(x.issues AS json),
-    lineage = CAST(x.lineage AS json), updated_at = CASE WHEN x.touched <> 0 THEN CAST(? AS timestamptz) ELSE r.updated_at END
+    lineage = CAST(x.lineage AS json), updated_at = CASE WHEN x.touched <> 0 THEN CAST(? AS timestamptz) ELSE r.updated_at END,
+    changed_version = CASE WHEN r.changed_version = ${UNRESOLVED_VERSION} THEN 0 ELSE r.changed_version END
   FROM unnest(CAST(? AS bigint[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS integer[]))
     AS x(id, data, sha, issues, lineage, touched)
   WHERE r.id = x.id`;

@@ -37,6 +37,7 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
       { addColumn: { table: "contexts", column: "pass_id" } },
       { addColumn: { table: "contexts", column: "pass_stamp" } },
       { addColumn: { table: "records", column: "changed_version" } },
+      { createIndex: { table: "records", index: "records_changed" } },
     ],
   },
 ];

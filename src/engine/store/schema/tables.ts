@@ -117,7 +117,7 @@ export const contexts: Table = {
 
 export const records: Table = {
   name: "records",
-  doc: "A record of a context. `data`, `sha256`, `issues` and `lineage` are NULL until its first pass (the API shows {} and its hash). `changed_version` is its context's evidence version when its evidence last changed: a pass resolves again only the records changed since the version it last covered.",
+  doc: "A record of a context. `data`, `sha256`, `issues` and `lineage` are NULL until its first pass (the API shows {} and its hash). `changed_version` is its context's evidence version when its evidence last changed (a new record: the highest version there is, until its first pass): a pass resolves again only the records changed since the version it last covered.",
   columns: {
     id: c.key(),
     uuid: c.uuid({ notNull: true }),
@@ -143,6 +143,11 @@ export const records: Table = {
       serves: "binding evidence to a record by identity; a context's live records (a pass's input, a context's summary, the contexts holding a model's records)",
     },
     { name: "records_deleted_by_context", columns: ["context_id"], where: "deleted_at IS NOT NULL", serves: "a context's soft-deleted records (listing a context's contributions)" },
+    {
+      name: "records_changed",
+      columns: ["context_id", "changed_version"],
+      serves: "a pass's changed records: those of its context whose evidence changed after the version its last pass covered (new ones carry the highest version until resolved)",
+    },
     { name: "records_list", columns: ["workspace_id", "created_at", "uuid"], serves: "GET /records in its default order (createdAt, then id)" },
   ],
 };

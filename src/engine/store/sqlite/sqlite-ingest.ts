@@ -1,9 +1,9 @@
-import { identityMapKey, sourceMapKey, workspaceKey, type FoundRecord, type IngestStore } from "../evidence-repo.js";
+import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, workspaceKey, type FoundRecord, type IngestStore } from "../evidence-repo.js";
 import { uuidBytesOf, uuidString } from "../values.js";
 import { sqliteStatement } from "./sqlite-sql.js";
 
-const RECORD_INSERT = `INSERT INTO records (uuid, workspace_id, context_id, model_id, identity_key, created_by, created_at, updated_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+const RECORD_INSERT = `INSERT INTO records (uuid, workspace_id, context_id, model_id, identity_key, created_by, created_at, updated_at, changed_version)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ${UNRESOLVED_VERSION})`;
 // The identity index refuses a second live record of one identity: the insert then does nothing.
 const RECORD_INSERT_OR_NOT = `${RECORD_INSERT} ON CONFLICT (context_id, model_id, identity_key) WHERE deleted_at IS NULL DO NOTHING`;
 const RECORD_FIND = "SELECT id, uuid FROM records WHERE context_id = ? AND model_id = ? AND identity_key = ? AND deleted_at IS NULL";

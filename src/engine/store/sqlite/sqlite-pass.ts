@@ -1,9 +1,13 @@
 import type { PassStore } from "../pass-store.js";
+import { UNRESOLVED_VERSION } from "../evidence-repo.js";
 import { epochMs, uuidBytesOf } from "../values.js";
 import { sqliteStatement } from "./sqlite-sql.js";
 
-const RECORD = "UPDATE records SET data = ?, sha256 = ?, issues = ?, lineage = ? WHERE id = ?";
-const RECORD_TOUCHED = "UPDATE records SET data = ?, sha256 = ?, issues = ?, lineage = ?, updated_at = ? WHERE id = ?";
+// A record resolved for the first time loses its unresolved mark (see UNRESOLVED_VERSION);
+// a later mark (evidence after the pass's input) is kept.
+const RESOLVED = `changed_version = CASE WHEN changed_version = ${UNRESOLVED_VERSION} THEN 0 ELSE changed_version END`;
+const RECORD = `UPDATE records SET data = ?, sha256 = ?, issues = ?, lineage = ?, ${RESOLVED} WHERE id = ?`;
+const RECORD_TOUCHED = `UPDATE records SET data = ?, sha256 = ?, issues = ?, lineage = ?, updated_at = ?, ${RESOLVED} WHERE id = ?`;
 const LINK_GONE = "DELETE FROM relationships WHERE source_record_id = ? AND name = ? AND target_record_id = ?";
 const LINK_NEW = `INSERT INTO relationships (context_id, source_record_id, name, target_record_id, created_at) VALUES (?, ?, ?, ?, ?)
   ON CONFLICT DO NOTHING`;
