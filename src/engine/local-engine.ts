@@ -156,7 +156,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
       ? {
           writeGroup: (): WriteGroup => {
             const group = writeGroup();
-            const own = (journal = new GroupJournal());
+            const own = (journal = new GroupJournal(group.rows !== "held"));
             const close = () => {
               if (journal === own) journal = undefined;
             };
@@ -167,7 +167,15 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
               // (which reports it): the evidence is committed all the same.
               commit: async () => {
                 close();
-                await pipeline.resolveGroup(own).catch(() => undefined);
+                const passes = async () => {
+                  const resolved = await pipeline.resolveGroup(own).catch(() => new Set<number>());
+                  // Records written clean for a pass that did not resolve their context are
+                  // stamped with its version, for the next pass to read them.
+                  const stamp = own.cleanRecords((contextKey) => !resolved.has(contextKey));
+                  if (stamp.length > 0) await store.markStale(store.sql, [], stamp);
+                };
+                if (group.runPasses) await group.runPasses(passes);
+                else await passes();
                 await group.commit();
               },
               rollback: () => {

@@ -91,9 +91,11 @@ describe("write groups on PostgreSQL", () => {
     await store.sql.run("UPDATE contexts SET freshness = 'resolved' WHERE uuid = ?", [ctx]);
     await engine.bulkCreateContributions({ items: [item(ctx, "p3", 3)] }, { idempotencyKey: "g3-c" });
     await group.commit();
-    const [c] = await outside.unsafe("SELECT freshness FROM contexts WHERE uuid = $1", [ctx]);
-    expect(c.freshness).toBe("stale");
+    // Twice marked; and resolved by the group's own pass as it commits (loaded means resolved).
     expect(await version()).toBe(before + 2);
+    const [c] = await outside.unsafe("SELECT freshness, resolved_version AS r FROM contexts WHERE uuid = $1", [ctx]);
+    expect(c.freshness).toBe("resolved");
+    expect(Number(c.r)).toBe(before + 2);
   });
 });
 

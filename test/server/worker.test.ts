@@ -73,7 +73,9 @@ describe("the in-process pipeline worker", () => {
     const h = await startServer({ worker: { idleMs: 10, errorBackoffMs: 20 }, log: (line) => logged.push(line) });
     open.push(h);
     const token = await h.token("admin");
-    h.store.raw.exec("CREATE TRIGGER stuck BEFORE UPDATE OF data ON records BEGIN SELECT RAISE(ABORT, 'stuck'); END;");
+    // Every pass commit records what it covered on its context (a new record is written
+    // resolved, so the pass may have no record to write).
+    h.store.raw.exec("CREATE TRIGGER stuck BEFORE UPDATE OF pass_id ON contexts BEGIN SELECT RAISE(ABORT, 'stuck'); END;");
     const contextId = await staleContext(h, token);
     // Wait for the failing pass to be reported, however long a busy machine takes.
     for (let i = 0; i < 6000 && logged.length === 0; i++) await sleep(10);

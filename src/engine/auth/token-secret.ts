@@ -1,5 +1,5 @@
-import * as crypto from "node:crypto";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { sha256Hex } from "../sha256-hex.js";
 
 /** Every token starts with this, so secret scanners and people recognise it. */
 export const TOKEN_PREFIX = "dds_";
@@ -11,10 +11,7 @@ export function generateToken(): string {
 
 /** What is stored instead of the token: its SHA-256, lowercase hex. */
 export function hashToken(token: string): string {
-  // The one-shot hash (Node >= 20.12) is several times cheaper than a Hash object, and
-  // every request pays it.
-  const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
-  return oneShot ? oneShot("sha256", token, "hex") : createHash("sha256").update(token, "utf8").digest("hex");
+  return sha256Hex(token);
 }
 
 /** Cheap shape check, so garbage never costs a database lookup. */

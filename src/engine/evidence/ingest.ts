@@ -19,6 +19,8 @@ import type { ModelCache } from "./model-cache.js";
 import type { ReplayRepo } from "../store/idempotency-repo.js";
 import type { GroupJournal } from "../pipeline/group-journal.js";
 import { jsonCopy } from "./json-copy.js";
+import type { CompiledModel } from "../models/model-types.js";
+import { resolveNewRecords } from "./new-records.js";
 
 /** What ingest needs beyond a scope: engine-wide caches and the store's lookups. */
 export interface IngestDeps {
@@ -70,6 +72,8 @@ interface Checked {
   /** The explicit record, or undefined when bound by identity. */
   recordId: string | undefined;
   key: string | undefined;
+  /** The id its contribution gets (made at check: a record resolved as it is created names it in its lineage). */
+  idBytes: Buffer;
 }
 
 /** Writes the contributions of one transaction; see {@link createIngestWriter}. */
@@ -130,8 +134,15 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   const pendingBindings: [ContributionInsert, RecordInsert][] = [];
   /** What a write group's journal needs of each row (see GroupJournal), beside `rows`. */
   const facts = new Map<ContributionInsert, { contextKey: number; modelId: string; recordId: string; data: Record<string, unknown>; confidences: Record<string, number> }>();
-  /** Records stored by this writer's insert-or-find (fresh), with their models' ids, until flush journals them. */
-  const freshRecords: [RecordInsert, string][] = [];
+  /**
+   * Records stored by this writer's insert-or-find (fresh), with their models' ids and, if
+   * written resolved, the definition they were resolved with; until flush journals them.
+   */
+  const freshRecords: [RecordInsert, string, CompiledModel | undefined][] = [];
+  /** Ids of the records this writer wrote resolved. */
+  const resolvedIds = new Set<string>();
+  /** Contexts this writer marked stale before writing records resolved (see findOrCreate). */
+  const marked = new Set<number>();
   const touched = new Set<number>();
   /** Stored records (not created by this writer) given evidence: their next pass resolves them again. */
   const changedRecords = new Set<number>();
@@ -176,24 +187,65 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
 
   /**
    * The stored records of these identities. A store that can creates the missing ones at
-   * once (see IngestStore.insertOrFindRecords): they are bound like records found.
+   * once (see IngestStore.insertOrFindRecords): they are bound like records found. Those of
+   * a model whose records resolve alone are written resolved from the call's items bound
+   * to them (new-records.ts), so no pass writes them again; their contexts are marked stale
+   * first, for the evidence version they are written with.
    */
-  const findOrCreate = async (identities: IdentityKey[]): Promise<Map<string, FoundRecord>> => {
+  const findOrCreate = async (identities: IdentityKey[], valid: readonly Checked[]): Promise<Map<string, FoundRecord>> => {
     if (!deps.ingest.insertOrFindRecords) return deps.ingest.findRecords(s.db, identities);
     now ??= new Date().toISOString();
     const rows = identities.map((k): RecordInsert => {
       const idBytes = newIdBytes();
       return { id: idText(idBytes), idBytes, ...k, now: now!, createdBy: s.actor };
     });
+    // In a write group a record written resolved is clean (its group's pass resolves its
+    // context before the group commits, or stamps it if that pass does not); outside one it
+    // carries its context's evidence version, for the next pass of the context to read it.
+    const journal = deps.journal?.();
+    const resolved = await resolveNewRecords(s.db, rows, identityItems(valid), now, journal !== undefined);
+    if (resolved.size > 0 && !journal) {
+      const unmarked = [...new Set(valid.map((c) => c.context.key))].filter((k) => !marked.has(k));
+      await deps.markStale(s, unmarked);
+      for (const k of unmarked) marked.add(k);
+    }
     const found = await deps.ingest.insertOrFindRecords(s.db, s.workspace, rows);
     const modelIds = new Map([...models.values()].flatMap((m) => (m ? [[m.key, m.id] as const] : [])));
     for (const r of rows) {
       if (r.key === undefined) continue;
       recordsByKey.set(identityMapKey(r), { id: r.id, key: r.key, fresh: true });
-      freshRecords.push([r, modelIds.get(r.modelKey)!]);
+      const model = resolved.get(r.id);
+      if (model) resolvedIds.add(r.id);
+      freshRecords.push([r, modelIds.get(r.modelKey)!, model]);
     }
     return found;
   };
+
+  /** The items bound by identity, by identity map key, as the resolution of a new record reads them. */
+  const identityItems = (valid: readonly Checked[]) => {
+    const out = new Map<string, { sourceId: string; contribution: Omit<PassContribution, "recordId"> }[]>();
+    for (const c of valid) {
+      if (c.recordId) continue;
+      const mk = identityMapKey({ contextKey: c.context.key, modelKey: c.model.key, identityKey: c.key! });
+      let list = out.get(mk);
+      if (!list) out.set(mk, (list = []));
+      list.push({ sourceId: c.input.sourceId, contribution: passContribution(c) });
+    }
+    return out;
+  };
+
+  /** A checked item as a pass reads its contribution (its values as they read back from the store). */
+  const passContribution = (c: Checked): Omit<PassContribution, "recordId"> => ({
+    id: idText(c.idBytes),
+    modelId: c.model.id,
+    sourceId: c.input.sourceId,
+    sourceType: (overrideType ?? c.input.sourceType) as PassContribution["sourceType"],
+    data: jsonCopy(c.data),
+    confidences: c.confidences,
+    receivedAt: now!,
+    observedAt: c.input.observedAt ?? null,
+  });
+  let overrideType: SourceType | undefined;
 
   /** Every check of one item (SPEC §2 and §3): throws a DdsError when it is invalid. */
   const check = (input: ContributionCreate): Checked => {
@@ -222,7 +274,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
     if (checked.problems.length > 0) {
       throw invalidContribution(checked.problems);
     }
-    return { input, model, context, data: checked.data, confidences: checked.confidences, confidencesByName: checked.confidencesByName, recordId, key };
+    return { input, model, context, data: checked.data, confidences: checked.confidences, confidencesByName: checked.confidencesByName, recordId, key, idBytes: newIdBytes() };
   };
 
   /** Binds a checked item to its record and plans its row (nothing here throws a DdsError). */
@@ -251,10 +303,9 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
     if (previous === undefined && record.key !== undefined) previous = stored.get(sourceMapKey({ recordKey: record.key, sourceId: c.input.sourceId }));
     if (previous?.pending) previous.pending.status = "superseded";
     else if (previous?.key !== undefined) supersededKeys.push(previous.key);
-    const idBytes = newIdBytes();
     const row: ContributionInsert = {
-      id: idText(idBytes),
-      idBytes,
+      id: idText(c.idBytes),
+      idBytes: c.idBytes,
       recordKey: record.key ?? 0,
       sourceId: c.input.sourceId,
       sourceType: sourceTypeOverride ?? c.input.sourceType,
@@ -269,7 +320,12 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       createdBy: s.actor,
     };
     rows.push(row);
-    if (deps.journal?.()) facts.set(row, { contextKey: c.context.key, modelId: c.model.id, recordId: record.id, data: jsonCopy(c.data), confidences: c.confidences });
+    // A record this call wrote resolved needs none of its contributions in the journal, where
+    // the tables hold them (its pass takes it as written; see GroupJournal).
+    const journal = deps.journal?.();
+    if (journal && !(journal.bounded && resolvedIds.has(record.id))) {
+      facts.set(row, { contextKey: c.context.key, modelId: c.model.id, recordId: record.id, data: jsonCopy(c.data), confidences: c.confidences });
+    }
     if (record.created) pendingBindings.push([row, record.created]);
     else if (record.key !== undefined && !record.fresh) changedRecords.add(record.key);
     heads.set(headKey, { id: row.id, pending: row });
@@ -318,7 +374,8 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
         const mk = identityMapKey(k);
         if (!recordsByKey.has(mk)) identities.set(mk, k);
       }
-      const found = await findOrCreate([...identities.values()]);
+      overrideType = sourceTypeOverride;
+      const found = await findOrCreate([...identities.values()], valid);
       const sources = new Map<string, SourceKey>();
       for (const c of valid) {
         const record: { id: string; key?: number; fresh?: boolean } | undefined = c.recordId
@@ -342,7 +399,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       await Promise.all([
         deps.ingest.markSuperseded(s.db, supersededKeys),
         deps.ingest.insertContributions(s.db, s.workspace, rows),
-        deps.markStale(s, touched, changedRecords),
+        deps.markStale(s, [...touched].filter((k) => !marked.has(k)), changedRecords),
       ]);
       const journal = deps.journal?.();
       if (journal) tell(journal);
@@ -359,6 +416,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       changedRecords.clear();
       facts.clear();
       freshRecords.length = 0;
+      resolvedIds.clear();
     },
     writtenKeys: () => written,
   };
@@ -366,13 +424,19 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   /** Tells the write group's journal what this flush wrote (records created, contributions, supersessions). */
   function tell(journal: GroupJournal): void {
     const modelIds = new Map([...models.values()].flatMap((m) => (m ? [[m.key, m.id] as const] : [])));
-    const createdRecord = (r: RecordInsert, modelId: string) =>
-      journal.created({ key: r.key!, contextKey: r.contextKey, record: { id: r.id, modelId, identityKey: r.identityKey, createdAt: r.now } });
-    for (const [r, modelId] of freshRecords) createdRecord(r, modelId);
+    const createdRecord = (r: RecordInsert, modelId: string, model?: CompiledModel) =>
+      journal.created({
+        key: r.key!,
+        contextKey: r.contextKey,
+        record: { id: r.id, modelId, identityKey: r.identityKey, createdAt: r.now },
+        ...(model && r.resolved ? { resolved: r.resolved, model, untold: journal.bounded, clean: r.clean === true } : {}),
+      });
+    for (const [r, modelId, model] of freshRecords) createdRecord(r, modelId, model);
     for (const r of created.values()) createdRecord(r, modelIds.get(r.modelKey)!);
     journal.superseded(supersededKeys);
     for (const row of rows) {
-      const f = facts.get(row)!;
+      const f = facts.get(row);
+      if (!f) continue;
       journal.contributed(
         {
           key: row.key!,

@@ -211,18 +211,19 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
      * from what its journal holds (nothing the group wrote is read back): all of them where
      * records stand alone, and where records depend on each other those the group gave a
      * good share of their records (see loadPasses). The others stay stale for a later pass.
-     * Returns how many contexts it resolved.
+     * Returns the keys of the contexts it resolved.
      */
-    async resolveGroup(journal: GroupJournal): Promise<number> {
+    async resolveGroup(journal: GroupJournal): Promise<Set<number>> {
       const keys = [...journal.contexts().keys()];
-      if (keys.length === 0) return 0;
-      let resolved = 0;
+      const resolved = new Set<number>();
       // In batches: a batch's input and output are held in memory together.
       for (let i = 0; i < keys.length; i += GROUP_BATCH) {
         const claims = await repo.claimMany(worker, leaseMs, GROUP_BATCH, { onlyKeys: keys.slice(i, i + GROUP_BATCH) });
         if (claims.length === 0) continue;
         const outcomes = await runBatch(claims, { phase: "starting" }, journal);
-        resolved += outcomes.filter((o) => o === "resolved").length;
+        claims.forEach((c, n) => {
+          if (outcomes[n] === "resolved") resolved.add(c.contextKey);
+        });
       }
       return resolved;
     },

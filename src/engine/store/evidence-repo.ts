@@ -101,7 +101,21 @@ const CONTRIBUTIONS_OF_CONTEXTS = {
  */
 export const UNRESOLVED_VERSION = Number.MAX_SAFE_INTEGER;
 
-/** A record to insert: new records start unresolved. `key` is set when it is written. */
+/** A record's resolved columns, as a pass writes them (JSON texts and the hex digest of `data`). */
+export interface ResolvedColumns {
+  data: string;
+  sha256: string;
+  issues: string;
+  lineage: string;
+}
+
+/**
+ * A record to insert: unresolved, or resolved already by its writer (`resolved`, see
+ * pipeline/stages/resolve-alone.ts), when it carries its context's evidence version as its
+ * `changed_version` (the next pass of the context reads it, and finds nothing to write),
+ * or, written in a write group whose passes resolve its context before the group commits,
+ * 0 (`clean`: no pass needs to read it). `key` is set when it is written.
+ */
 export interface RecordInsert {
   key?: number;
   id: string;
@@ -112,6 +126,8 @@ export interface RecordInsert {
   identityKey: string;
   now: string;
   createdBy: string;
+  resolved?: ResolvedColumns;
+  clean?: boolean;
 }
 
 /**

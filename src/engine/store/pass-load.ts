@@ -4,6 +4,7 @@ import type { GroupJournal } from "../pipeline/group-journal.js";
 import type { PassContribution, PassInput, PassRecord, PassRule, RecordState } from "../pipeline/types.js";
 import { decodeConfidences, decodeValues, fieldIdsOf, storedKeys } from "./field-values-codec.js";
 import { passCacheOf, type CachedContext, type StoredEvaluation, type StoredLink } from "./pass-cache.js";
+import { MODEL_STAMP, parsedModel } from "./compiled-models.js";
 import type { Sql } from "./sql.js";
 
 export type { StoredEvaluation, StoredLink } from "./pass-cache.js";
@@ -73,7 +74,7 @@ const GROUP_PASS_FLOOR = 100;
 type Keyed = { c: number };
 type ContextRow = { key: number; id: string; name: string | null; type: string | null; metadata: string; ws: number; passId: number | null; stamp: string | null };
 type RecordRow = Keyed & { key: number; id: string; modelId: string; identityKey: string | null; createdAt: string; sha256: string | null; issues: string | null; lineage: string | null; data?: string | null; dirty?: number | boolean; gone?: number | boolean };
-type ContributionRow = Keyed & Omit<PassContribution, "data" | "confidences"> & { data: string; confidences: string | null };
+type ContributionRow = Keyed & Omit<PassContribution, "data" | "confidences"> & { key: number; data: string; confidences: string | null };
 type RemovalRow = Keyed & PassInput["removals"][number];
 type LinkRow = Keyed & { s: number; n: string; t: number };
 type EvaluationRow = Keyed & { key: number; ruleId: string; id: string; outcome: boolean | number; trace: string; v: number };
@@ -87,7 +88,6 @@ interface CachedRule {
   contextTypes: string[];
 }
 
-const MODELS_MEMO = "pass-models";
 const RULES_MEMO = "pass-rules";
 
 /**
@@ -129,7 +129,8 @@ const joinsRecords = (models: readonly CompiledModel[]) => models.some((m) => m.
  * pass covered, or no pass has resolved it yet (UNRESOLVED_VERSION); records_changed
  * finds them without reading the context's other records.
  */
-const DIRTY = "r.changed_version > x.passed_version";
+// (`> 0` lets the partial index serve it: passed versions are never negative.)
+const DIRTY = "r.changed_version > 0 AND r.changed_version > x.passed_version";
 
 /**
  * Reads everything the passes of some contexts need, for all of them at once: a few
@@ -162,8 +163,8 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
       [keys],
     ),
     tx.all<ModelRow>(
-      `SELECT workspace_id AS ws, id AS key, version || ':' || updated_at AS stamp, compiled FROM models
-       WHERE ${inWorkspaces} AND deleted_at IS NULL AND compiled IS NOT NULL`,
+      `SELECT m.workspace_id AS ws, m.id AS key, ${MODEL_STAMP} AS stamp, m.compiled FROM models m
+       WHERE m.${inWorkspaces} AND m.deleted_at IS NULL AND m.compiled IS NOT NULL`,
       [keys],
     ),
     tx.all<RuleRow>(
@@ -180,17 +181,13 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
     ),
   ]);
 
-  const modelCache = parsedOnce<CompiledModel>(tx, MODELS_MEMO);
   const modelsOf = new Map<number, CompiledModel[]>();
   const modelRowsOf = new Map<number, ModelRow[]>();
   for (const m of models) {
-    const key = Number(m.key);
-    let cached = modelCache.get(key);
-    if (cached?.stamp !== m.stamp) modelCache.set(key, (cached = { stamp: m.stamp, value: JSON.parse(m.compiled) as CompiledModel }));
     const ws = Number(m.ws);
     let list = modelsOf.get(ws);
     if (!list) modelsOf.set(ws, (list = []));
-    list.push(cached.value);
+    list.push(parsedModel(tx, Number(m.key), m.stamp, m.compiled));
     let rows = modelRowsOf.get(ws);
     if (!rows) modelRowsOf.set(ws, (rows = []));
     rows.push(m);
@@ -268,11 +265,13 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
   const stored = keysIn("full", "cold", "local");
   const none = Promise.resolve([]);
 
+  // Records the group created resolved and then gave more evidence: their first contributions are read back.
+  const untold = plans.flatMap((p) => [...(p.written?.created.values() ?? [])].filter((r) => r.untold && !r.resolved).map((r) => r.key));
   const recordCols = `r.context_id AS c, r.id AS key, r.uuid AS id, m.uuid AS "modelId", r.identity_key AS "identityKey", r.created_at AS "createdAt",
     r.sha256, r.issues, r.lineage`;
-  const contributionCols = `r.context_id AS c, k.uuid AS id, r.uuid AS "recordId", m.uuid AS "modelId", k.source_id AS "sourceId", k.source_type AS "sourceType",
+  const contributionCols = `r.context_id AS c, k.id AS key, k.uuid AS id, r.uuid AS "recordId", m.uuid AS "modelId", k.source_id AS "sourceId", k.source_type AS "sourceType",
     k.data, k.field_confidences AS confidences, k.received_at AS "receivedAt", k.observed_at AS "observedAt"`;
-  const [fullRecords, coldRecords, changedRecords, fullContributions, dirtyContributions, links, evaluations] = await Promise.all([
+  const [fullRecords, coldRecords, changedRecords, fullContributions, dirtyContributions, untoldContributions, links, evaluations] = await Promise.all([
     full.length === 0
       ? none
       : tx.all<RecordRow>(`SELECT ${recordCols} FROM records r JOIN models m ON m.id = r.model_id WHERE ${d.inKeys("r.context_id")} AND r.deleted_at IS NULL${beforeRecords}`, [
@@ -310,6 +309,13 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
            WHERE ${d.inKeys("x.id")} AND r.deleted_at IS NULL AND k.status = 'accepted'${beforeRecords}${beforeContributions}`,
           [d.keyList([...cold, ...changedOnly]), ...rb, ...cb],
         ),
+    untold.length === 0
+      ? none
+      : tx.all<ContributionRow>(
+          `SELECT ${contributionCols} FROM records r JOIN contributions k ON k.record_id = r.id JOIN models m ON m.id = r.model_id
+           WHERE ${d.inKeys("r.id")} AND k.status = 'accepted'`,
+          [d.keyList(untold)],
+        ),
     stored.length === 0
       ? none
       : tx.all<LinkRow>(`SELECT context_id AS c, source_record_id AS s, name AS n, target_record_id AS t FROM relationships WHERE ${d.inKeys("context_id")}`, [
@@ -323,7 +329,9 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
           [d.keyList(stored)],
         ),
   ]);
-  const contributions = [...fullContributions, ...dirtyContributions];
+  // A group's supersessions the tables do not show yet (PostgreSQL holds them to its end).
+  const gone = journal?.supersededBefore;
+  const contributions = [...fullContributions, ...dirtyContributions, ...untoldContributions].filter((c) => !gone?.has(Number(c.key)));
   const fieldKeys = new Set<number>();
   for (const c of contributions) {
     storedKeys(c.data, fieldKeys);
@@ -403,20 +411,34 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
         observedAt: c.observedAt,
       };
     });
-    // What the group wrote: its records as new (dirty) ones, its contributions beside those read.
+    // What the group wrote: its records as new (dirty) ones, its contributions beside those
+    // read; but a record its writer resolved as it created it, with the definition this pass
+    // runs, is clean: its state is the pass's (a local pass needs nothing of it at all).
     const written = plan.written;
     if (written) {
-      for (const { key, record } of written.created.values()) {
+      const modelsById = new Map(plan.models.map((m) => [m.modelId, m]));
+      const alone = new Set<string>();
+      const readBack = new Set<string>();
+      for (const { key, record, resolved, model, untold } of written.created.values()) {
+        const clean = resolved !== undefined && model !== undefined && modelsById.get(record.modelId) === model;
+        if (untold && !resolved) readBack.add(record.id);
+        if (clean) alone.add(record.id);
+        if (clean && mode === "local") continue;
         passRecords.push(record);
-        records.set(record.id, { key, sha256: null, issues: null, lineage: null });
+        records.set(record.id, clean ? { key, sha256: resolved.sha256, issues: resolved.issues, lineage: resolved.lineage } : { key, sha256: null, issues: null, lineage: null });
+        if (clean) (before ??= new Map()).set(record.id, storedState(record, model, resolved));
       }
+      // A full pass becomes one of every record but those.
+      if (!dirty && alone.size > 0) dirty = new Set(passRecords.filter((r) => !alone.has(r.id)).map((r) => r.id));
       for (const { contribution } of written.accepted.values()) {
+        // Those read back came with every accepted contribution the tables hold.
+        if (alone.has(contribution.recordId) || readBack.has(contribution.recordId)) continue;
         contributions.push(contribution);
         // The group stamped the record it wrote to: it was read as changed, with its older evidence.
         if (before?.has(contribution.recordId)) throw new Error(`a record the write group changed was read as unchanged: ${contribution.recordId}`);
         dirty?.add(contribution.recordId);
       }
-      if (dirty) for (const { record } of written.created.values()) dirty.add(record.id);
+      if (dirty) for (const { record } of written.created.values()) if (!alone.has(record.id)) dirty.add(record.id);
     }
     out.set(contextKey, {
       contextKey,
@@ -452,7 +474,7 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
  * A clean record's state from what is stored of it: its data by name back to values by
  * fieldId (the definitions are those it was resolved with, so the names are current).
  */
-function storedState(record: PassRecord, model: CompiledModel, r: RecordRow): RecordState {
+function storedState(record: PassRecord, model: CompiledModel, r: { data?: string | null; sha256: string | null; issues: string | null; lineage: string | null }): RecordState {
   const data = JSON.parse(r.data!) as Record<string, unknown>;
   const values: Record<string, unknown> = {};
   const base: Record<string, unknown> = {};

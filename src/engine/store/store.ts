@@ -113,4 +113,16 @@ export interface WriteGroup {
   commit(): void | Promise<void>;
   /** Undoes every call since the group began. */
   rollback(): void | Promise<void>;
+  /**
+   * Where the rows the group's calls insert are until it commits: `table` (SQLite: in the
+   * tables, with keys above any row before the group) or `held` (PostgreSQL: in memory, for
+   * one COPY at the end). Passes run as the group ends read only what was there before.
+   */
+  readonly rows?: "table" | "held";
+  /**
+   * Runs the group's passes (`run`) inside it, before it commits; resolves to false when
+   * the group cannot have them (PostgreSQL: its rows were copied early, so the tables and
+   * the journal would both hold them) and `run` was not called.
+   */
+  runPasses?(run: () => Promise<unknown>): Promise<boolean>;
 }

@@ -41,9 +41,32 @@ export function toJsonValue(value: unknown): unknown {
  * (NaN, Infinity, a bigint) is first made JSON-safe with {@link toJsonValue}.
  */
 export function canonicalJson(value: unknown): string {
+  const flat = flatCanonical(value);
+  if (flat !== undefined) return flat;
   try {
     return canonicalize(value) ?? "null";
   } catch {
     return canonicalize(toJsonValue(value)) ?? "null";
   }
+}
+
+/**
+ * The canonical text of an object whose values are all strings, finite numbers, booleans or
+ * null (a record's data, most often), written directly: RFC 8785 serialises such values as
+ * ECMAScript's JSON.stringify does and orders keys by their UTF-16 code units, as
+ * `Array.prototype.sort` does. Undefined for any other value (the general path takes it).
+ */
+function flatCanonical(value: unknown): string | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  for (const k of keys) {
+    const v = obj[k];
+    const t = typeof v;
+    if (!(t === "string" || t === "boolean" || v === null || (t === "number" && Number.isFinite(v)))) return undefined;
+  }
+  keys.sort();
+  let out = "{";
+  for (let i = 0; i < keys.length; i++) out += `${i === 0 ? "" : ","}${JSON.stringify(keys[i])}:${JSON.stringify(obj[keys[i]])}`;
+  return `${out}}`;
 }

@@ -103,10 +103,14 @@ function majorityWinner(candidates: readonly Candidate[]): Candidate {
  */
 export function resolveField(field: CompiledField, candidates: readonly Candidate[]): FieldResolutionResult | undefined {
   const minConfidence = field.resolution.minConfidence;
-  const kept = candidates.filter((c) => c.confidence >= minConfidence);
+  // One candidate (a new record's only contribution, the common case) wins unless it is
+  // ignored: no filtering, ordering or sums to do.
+  const kept = candidates.length === 1 ? (candidates[0].confidence >= minConfidence ? candidates : []) : candidates.filter((c) => c.confidence >= minConfidence);
   if (kept.length === 0) return undefined;
   let winner: Candidate;
-  if (field.resolution.policy === "majority") {
+  if (kept.length === 1) {
+    winner = kept[0];
+  } else if (field.resolution.policy === "majority") {
     winner = majorityWinner(kept);
   } else {
     const primary = primaryOrder(field);

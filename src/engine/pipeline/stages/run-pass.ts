@@ -1,19 +1,17 @@
 /** One resolution pass over a context, composed from the pure stages (docs/pipeline.md). */
 import type { FieldLineage } from "../../../contract/schemas/index.js";
 import type { CompiledModel } from "../../models/model-types.js";
-import { decodeLineage, encodeLineage } from "../../store/lineage-codec.js";
+import { decodeLineage } from "../../store/lineage-codec.js";
 import type { PassInput, PassOutput, RecordState, ResolvedRecord } from "../types.js";
-import { sha256Of } from "./record-hash.js";
-import { computedLineage, computeFields } from "./compute-fields.js";
+import { buildRecord } from "./build-record.js";
+import { computeFields } from "./compute-fields.js";
 import { createContextResolver } from "./context-resolver.js";
 import { evaluateRules } from "./evaluate-rules.js";
 import { sharedExpressionCache, type ExpressionCache } from "./expression-cache.js";
 import { linkRecords } from "./link-records.js";
 import { compareRecordIds, indexModels } from "./record-order.js";
-import { buildRecordData } from "./record-data.js";
 import { resolveRecords, type ResolvedFields } from "./resolve-records.js";
 import { sameValues } from "./same-values.js";
-import { validateValues } from "./validate-values.js";
 
 /** Options of {@link runPass}. */
 export interface RunPassOptions {
@@ -79,17 +77,9 @@ export function runPass(input: PassInput, options: RunPassOptions = {}): PassOut
       continue;
     }
     const contributed = own ? own.lineage : baseLineageOf(model, prev!);
-    const lineage: Record<string, FieldLineage> = {};
-    for (const field of model.fields) {
-      if (field.computed) lineage[field.name] = computedLineage();
-      else if (contributed[field.name]) lineage[field.name] = contributed[field.name];
-    }
-    const data = buildRecordData(model, values);
-    const issues = validateValues(model, values);
-    const out: ResolvedRecord = { id: record.id, modelId: record.modelId, data, sha256: sha256Of(data), issues, lineage };
-    records.push(out);
-    const base = own ? own.values : prev!.base;
-    states.set(record.id, { record, base, baseLineage: contributed, values, data, sha256: out.sha256, issues: JSON.stringify(issues), lineage: encodeLineage(lineage) });
+    const built = buildRecord(model, record, values, own ? own.values : prev!.base, contributed);
+    records.push(built.out);
+    states.set(record.id, built.state);
   }
   let evaluations: PassOutput["evaluations"] = [];
   if (input.rules.length > 0) {

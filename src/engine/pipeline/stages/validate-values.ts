@@ -70,17 +70,22 @@ function boundKey(value: unknown, type: FieldType): number | undefined {
   return undefined;
 }
 
-function fieldIssues(field: CompiledField, value: unknown): RecordIssue[] {
+/** What most fields have: no issue (shared, never changed). */
+const NONE: readonly RecordIssue[] = Object.freeze([]);
+
+function fieldIssues(field: CompiledField, value: unknown): readonly RecordIssue[] {
   const name = field.name;
   if (value === undefined || value === null) {
-    return field.required ? [{ field: name, code: "required", message: `${name} is required` }] : [];
+    return field.required ? [{ field: name, code: "required", message: `${name} is required` }] : NONE;
   }
   if (!hasType(value, field.type)) {
     return [{ field: name, code: "type", message: `${name} must be ${TYPE_NAMES[field.type]}` }];
   }
+  const v = field.validation;
+  // Most fields have no rule to check (an enum's values are one).
+  if (!v) return NONE;
   const issues: RecordIssue[] = [];
   const add = (code: IssueCode, message: string) => issues.push({ field: name, code, message: `${name} ${message}` });
-  const v = field.validation ?? {};
   const key = boundKey(value, field.type);
   const min = boundKey(v.min, field.type);
   const max = boundKey(v.max, field.type);
@@ -112,8 +117,8 @@ export function validateValues(model: CompiledModel, values: Record<string, unkn
   for (const field of model.fields) {
     const value = hasOwn(values, field.fieldId) ? values[field.fieldId] : undefined;
     const found = fieldIssues(field, value);
-    found.sort((a, b) => CODE_ORDER.indexOf(a.code) - CODE_ORDER.indexOf(b.code));
-    issues.push(...found);
+    if (found.length === 0) continue;
+    for (const issue of [...found].sort((a, b) => CODE_ORDER.indexOf(a.code) - CODE_ORDER.indexOf(b.code))) issues.push(issue);
   }
   return issues;
 }

@@ -1,13 +1,30 @@
 import type postgres from "postgres";
+import type { RecordWrite } from "../pass-store.js";
 import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, type ContributionInsert, type FoundRecord, type IdentityKey, type RecordInsert, type SourceKey } from "../evidence-repo.js";
 import { copyIn, copyValue } from "./pg-copy.js";
 import type { GroupConnection, StatementHook } from "./pg-group-connection.js";
 import type { KnownIdentities } from "./pg-known-identities.js";
 import { pgText } from "./pg-text.js";
 
-const RECORD_COLUMNS = ["id", "uuid", "workspace_id", "context_id", "model_id", "identity_key", "created_by", "created_at", "updated_at", "changed_version"];
+const RECORD_COLUMNS = ["id", "uuid", "workspace_id", "context_id", "model_id", "identity_key", "created_by", "created_at", "updated_at", "data", "sha256", "issues", "lineage", "changed_version"];
 const CONTRIBUTION_COLUMNS = ["id", "uuid", "workspace_id", "record_id", "source_id", "source_type", "data", "field_confidences", "status", "supersedes", "observed_at", "received_at", "created_by"];
 const MARK_SUPERSEDED = "UPDATE contributions SET status = 'superseded' WHERE id = ANY($1::bigint[])";
+
+/** A record held for COPY: its line up to its resolved columns, which the group's pass may still fill in. */
+interface HeldRecord {
+  key: number;
+  /** Its line up to created_at. */
+  head: string;
+  createdAt: string;
+  /** Set by the pass run as the group ends (see `resolve`), with the pass's time: copied resolved, not updated after. */
+  resolved?: { write: RecordWrite; at: string };
+}
+
+/** A record's COPY line, resolved or not (NULLs and the unresolved mark). */
+const recordLine = (r: HeldRecord): string =>
+  r.resolved
+    ? `${r.head}\t${r.resolved.write.dataChanged ? r.resolved.at : r.createdAt}\t${copyValue(r.resolved.write.data)}\t\\\\x${r.resolved.write.sha256}\t${copyValue(r.resolved.write.issues)}\t${copyValue(r.resolved.write.lineage)}\t0\n`
+    : `${r.head}\t${r.createdAt}\t\\N\t\\N\t\\N\t\\N\t${UNRESOLVED_VERSION}\n`;
 
 /** A contribution held for COPY: its line around the status, which a later call may still change. */
 interface HeldContribution {
@@ -75,7 +92,15 @@ const NESTED_END = "RELEASE SAVEPOINT dds_sp";
  *   are asked of the database.
  */
 export class IngestBuffer implements StatementHook {
-  private records: string[] = [];
+  private records: HeldRecord[] = [];
+  private readonly recordsByKey = new Map<number, HeldRecord>();
+  /**
+   * Set while the group's passes run (see `resolving`): their reads and writes name records
+   * and contributions, of the rows the database holds already, and copy nothing.
+   */
+  resolving = false;
+  /** Set once a statement made the group copy its rows before its end (the journal's rows are then in the tables). */
+  copiedEarly = false;
   private contributions: HeldContribution[] = [];
   /** Keys of rows already in the database to mark superseded. */
   private stored: number[] = [];
@@ -184,12 +209,13 @@ export class IngestBuffer implements StatementHook {
       this.created.add(r.key);
       this.made.push([r.contextKey, mk]);
       added.push(mk);
-      this.records.push(
-        `${r.key}\t${r.id}\t${w}\t${r.contextKey}\t${r.modelKey}\t${copyValue(r.identityKey)}\t${copyValue(r.createdBy)}\t${r.now}\t${r.now}\t${UNRESOLVED_VERSION}\n`,
-      );
+      const held: HeldRecord = { key: r.key, head: `${r.key}\t${r.id}\t${w}\t${r.contextKey}\t${r.modelKey}\t${copyValue(r.identityKey)}\t${copyValue(r.createdBy)}\t${r.now}`, createdAt: r.now };
+      this.records.push(held);
+      this.recordsByKey.set(r.key, held);
     });
     // Undone newest first: by then this call's rows are the last ones held again.
     this.undo?.push(() => {
+      for (const k of keys) this.recordsByKey.delete(k);
       this.records.length -= rows.length;
       this.made.length -= rows.length;
       for (const mk of added) this.identities.delete(mk);
@@ -247,6 +273,25 @@ export class IngestBuffer implements StatementHook {
     }
   }
 
+  /**
+   * The group's pass resolved these records: those still held are copied resolved (their
+   * resolved columns set now); the others, already in the tables, are returned to update.
+   */
+  resolve(writes: readonly RecordWrite[], at: string): RecordWrite[] {
+    const stored: RecordWrite[] = [];
+    for (const w of writes) {
+      const held = this.recordsByKey.get(w.key);
+      if (!held) {
+        stored.push(w);
+        continue;
+      }
+      const before = held.resolved;
+      held.resolved = { write: w, at };
+      this.undo?.push(() => (held.resolved = before));
+    }
+    return stored;
+  }
+
   /** Whether rows are held that the database does not have yet. */
   get pending(): boolean {
     return this.records.length > 0 || this.contributions.length > 0 || this.stored.length > 0;
@@ -266,18 +311,22 @@ export class IngestBuffer implements StatementHook {
     this.contributions = [];
     this.stored = [];
     for (const c of contributions) c.copied = true;
+    // Copied, a record is a row of the table: a pass after this updates it.
+    for (const r of records) this.recordsByKey.delete(r.key);
     this.undo?.push(() => {
+      for (const r of records) this.recordsByKey.set(r.key, r);
       this.records = [...records, ...this.records];
       this.contributions = [...contributions, ...this.contributions];
       this.stored = [...stored, ...this.stored];
       for (const c of contributions) c.copied = false;
     });
     const lines = contributions.map((c) => c.head + c.status + c.tail);
+    const recordLines = records.map(recordLine);
     return conn.exclusive(async () => {
       // Superseded first: the unique index on accepted contributions takes the new ones after.
       const marked = stored.length > 0 ? conn.raw.unsafe(MARK_SUPERSEDED, [stored]).execute() : undefined;
       marked?.catch(() => undefined);
-      if (records.length > 0) await copyIn(conn.raw, "records", RECORD_COLUMNS, records);
+      if (records.length > 0) await copyIn(conn.raw, "records", RECORD_COLUMNS, recordLines);
       if (lines.length > 0) await copyIn(conn.raw, "contributions", CONTRIBUTION_COLUMNS, lines);
       await marked;
     });
@@ -290,12 +339,15 @@ export class IngestBuffer implements StatementHook {
     this.made = [];
     this.identities.clear();
     this.created.clear();
+    this.recordsByKey.clear();
     this.heads.clear();
     this.byKey.clear();
   }
 
   before(text: string, conn: GroupConnection): void {
+    if (this.resolving) return;
     if (text === NESTED) {
+      if (this.pending) this.copiedEarly = true;
       void this.copy(conn).catch(() => undefined);
       this.forget();
       this.nested++;
@@ -306,6 +358,7 @@ export class IngestBuffer implements StatementHook {
       return;
     }
     if (this.lookups.has(text) || !EVIDENCE.test(text)) return;
+    if (this.pending) this.copiedEarly = true;
     // The statement fails on its own if the copy did (the transaction is aborted then).
     void this.copy(conn).catch(() => undefined);
     if (WRITE.test(text)) this.forget();

@@ -2,6 +2,7 @@ import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, workspaceKey, type Fo
 import type { Sql } from "../sql.js";
 import { IngestBuffer, type KeyBlocks } from "./pg-ingest-buffer.js";
 import type { KnownIdentities } from "./pg-known-identities.js";
+import { STAMP } from "./pg-stale.js";
 
 /** Rows per multi-row statement (far below PostgreSQL's 65,535 parameters). */
 const CHUNK = 500;
@@ -105,10 +106,12 @@ export class GroupMemo extends Map<string, unknown> {
 }
 
 /** A new write group's buffer for held rows; its keys come from the store's `keys`, and what it knows of contexts from `known`. */
-export const newIngestBuffer = (keys: KeyBlocks, known: KnownIdentities): IngestBuffer => new IngestBuffer(keys, known, [FIND_RECORDS, ACCEPTED, CHECK_CONTEXTS]);
+// The stamp of records given evidence names only rows the tables have (a record the group
+// holds needs none: it is unresolved), so it copies nothing either.
+export const newIngestBuffer = (keys: KeyBlocks, known: KnownIdentities): IngestBuffer => new IngestBuffer(keys, known, [FIND_RECORDS, ACCEPTED, CHECK_CONTEXTS, STAMP]);
 
 /** The rows of `db`'s write group, when `db` runs a call of one and rows are held there now. */
-function held(db: Sql): IngestBuffer | undefined {
+export function held(db: Sql): IngestBuffer | undefined {
   const memo = db.memo;
   return memo instanceof GroupMemo && memo.buffer.holding ? memo.buffer : undefined;
 }

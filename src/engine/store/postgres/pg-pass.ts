@@ -1,6 +1,7 @@
 import { UNRESOLVED_VERSION } from "../evidence-repo.js";
 import type { PassStore } from "../pass-store.js";
 import type { Sql } from "../sql.js";
+import { held } from "./pg-ingest.js";
 
 /**
  * Rows per statement: a record-heavy commit updates thousands of records with their lineage.
@@ -44,8 +45,10 @@ function chunks<T>(rows: readonly T[], fn: (chunk: readonly T[]) => Promise<numb
  */
 export const pgPasses: PassStore = {
   async write(tx: Sql, w, now) {
+    // In a write group, records it holds still are copied resolved instead of updated.
+    const records = held(tx)?.resolve(w.records, now) ?? w.records;
     await Promise.all([
-      ...chunks(w.records, (rs) =>
+      ...chunks(records, (rs) =>
         tx.run(RECORDS, [
           now,
           rs.map((r) => r.key),

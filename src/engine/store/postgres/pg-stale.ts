@@ -35,7 +35,7 @@ const MARK_STALE = `WITH locked AS (
     l.freshness = 'resolved' AS turned, c.evidence_version AS version`;
 
 /** Records whose evidence changed get their context's evidence version (see Store.markStale). */
-const STAMP = `UPDATE records r SET changed_version = c.evidence_version FROM contexts c
+export const STAMP = `UPDATE records r SET changed_version = c.evidence_version FROM contexts c
   WHERE r.id = ANY(?::bigint[]) AND c.id = r.context_id`;
 
 /**

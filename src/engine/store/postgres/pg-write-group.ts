@@ -61,6 +61,8 @@ export function createPgWriteGroups(pool: PgPool, sink: CommitSink, afterCommit?
         if (how === "COMMIT") afterCommit?.();
       };
       return {
+        rows: "held",
+        runPasses: (run) => group.runPasses(run),
         commit: () => close("COMMIT"),
         rollback: () => close("ROLLBACK"),
       };
@@ -221,6 +223,23 @@ class PgGroup implements OpenGroup, StaleMarks, StatementHook {
       }
       throw err;
     }
+  }
+
+  /**
+   * Runs the group's passes while its rows stay held (their reads and writes name only
+   * rows of the tables; the records held are copied resolved): unless a statement made the
+   * group copy its rows early, when the passes are left for later (false).
+   */
+  async runPasses(run: () => Promise<unknown>): Promise<boolean> {
+    await this.chain;
+    if (this.buffer.copiedEarly) return false;
+    this.buffer.resolving = true;
+    try {
+      await run();
+    } finally {
+      this.buffer.resolving = false;
+    }
+    return true;
   }
 
   /** Commits (or rolls back) after the calls in flight; returns what a commit announces. */

@@ -117,7 +117,7 @@ export const contexts: Table = {
 
 export const records: Table = {
   name: "records",
-  doc: "A record of a context. `data`, `sha256`, `issues` and `lineage` are NULL until its first pass (the API shows {} and its hash). `changed_version` is its context's evidence version when its evidence last changed (a new record: the highest version there is, until its first pass): a pass resolves again only the records changed since the version it last covered.",
+  doc: "A record of a context. `data`, `sha256`, `issues` and `lineage` are NULL until its first pass (the API shows {} and its hash). `changed_version` is its context's evidence version when its evidence last changed (a new record: the highest version there is, until its first pass; 0 for one written resolved by an import whose passes resolved its context): a pass resolves again only the records changed since the version it last covered.",
   columns: {
     id: c.key(),
     uuid: c.uuid({ notNull: true }),
@@ -146,7 +146,9 @@ export const records: Table = {
     {
       name: "records_changed",
       columns: ["context_id", "changed_version"],
-      serves: "a pass's changed records: those of its context whose evidence changed after the version its last pass covered (new ones carry the highest version until resolved)",
+      where: "changed_version > 0",
+      serves:
+        "a pass's changed records: those of its context whose evidence changed after the version its last pass covered (new ones carry the highest version until resolved; those written resolved and clean, 0, are not in it)",
     },
     { name: "records_list", columns: ["workspace_id", "created_at", "uuid"], serves: "GET /records in its default order (createdAt, then id)" },
   ],

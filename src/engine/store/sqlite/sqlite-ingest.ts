@@ -4,8 +4,13 @@ import { sqliteStatement } from "./sqlite-sql.js";
 
 const RECORD_INSERT = `INSERT INTO records (uuid, workspace_id, context_id, model_id, identity_key, created_by, created_at, updated_at, changed_version)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ${UNRESOLVED_VERSION})`;
+// A record its writer resolved: its columns at once, so it is written once; clean (0), or
+// with the evidence version its context has now (the writer marked it stale first).
+const RESOLVED_INSERT = `INSERT INTO records (uuid, workspace_id, context_id, model_id, identity_key, created_by, created_at, updated_at,
+  data, sha256, issues, lineage, changed_version)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN ? THEN 0 ELSE (SELECT evidence_version FROM contexts WHERE id = ?) END)`;
 // The identity index refuses a second live record of one identity: the insert then does nothing.
-const RECORD_INSERT_OR_NOT = `${RECORD_INSERT} ON CONFLICT (context_id, model_id, identity_key) WHERE deleted_at IS NULL DO NOTHING`;
+const ON_IDENTITY = " ON CONFLICT (context_id, model_id, identity_key) WHERE deleted_at IS NULL DO NOTHING";
 const RECORD_FIND = "SELECT id, uuid FROM records WHERE context_id = ? AND model_id = ? AND identity_key = ? AND deleted_at IS NULL";
 const CONTRIBUTION_INSERT = `INSERT INTO contributions (uuid, workspace_id, record_id, source_id, source_type, data, field_confidences, status,
   supersedes, observed_at, received_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
@@ -58,12 +63,17 @@ export const sqliteIngest: IngestStore = {
     const found = new Map<string, FoundRecord>();
     if (rows.length === 0) return found;
     const ws = await workspaceKey(db, workspace);
-    const insert = sqliteStatement(db, RECORD_INSERT_OR_NOT);
+    const insert = sqliteStatement(db, RECORD_INSERT + ON_IDENTITY);
+    const insertResolved = sqliteStatement(db, RESOLVED_INSERT + ON_IDENTITY);
     const find = sqliteStatement(db, RECORD_FIND).raw();
     const ms = clock();
     for (const r of rows) {
       const at = ms(r.now);
-      const done = insert.run(r.idBytes ?? uuidBytesOf(r.id), ws, r.contextKey, r.modelKey, r.identityKey, r.createdBy, at, at);
+      const id = r.idBytes ?? uuidBytesOf(r.id);
+      const v = r.resolved;
+      const done = v
+        ? insertResolved.run(id, ws, r.contextKey, r.modelKey, r.identityKey, r.createdBy, at, at, v.data, Buffer.from(v.sha256, "hex"), v.issues, v.lineage, r.clean ? 1 : 0, r.contextKey)
+        : insert.run(id, ws, r.contextKey, r.modelKey, r.identityKey, r.createdBy, at, at);
       if (done.changes === 1) {
         r.key = Number(done.lastInsertRowid);
         continue;
@@ -77,10 +87,16 @@ export const sqliteIngest: IngestStore = {
     if (rows.length === 0) return;
     const ws = await workspaceKey(db, workspace);
     const insert = sqliteStatement(db, RECORD_INSERT);
+    const insertResolved = sqliteStatement(db, RESOLVED_INSERT);
     const ms = clock();
     for (const r of rows) {
       const at = ms(r.now);
-      r.key = Number(insert.run(r.idBytes ?? uuidBytesOf(r.id), ws, r.contextKey, r.modelKey, r.identityKey, r.createdBy, at, at).lastInsertRowid);
+      const id = r.idBytes ?? uuidBytesOf(r.id);
+      const v = r.resolved;
+      const done = v
+        ? insertResolved.run(id, ws, r.contextKey, r.modelKey, r.identityKey, r.createdBy, at, at, v.data, Buffer.from(v.sha256, "hex"), v.issues, v.lineage, r.clean ? 1 : 0, r.contextKey)
+        : insert.run(id, ws, r.contextKey, r.modelKey, r.identityKey, r.createdBy, at, at);
+      r.key = Number(done.lastInsertRowid);
     }
   },
   async insertContributions(db, workspace, rows) {

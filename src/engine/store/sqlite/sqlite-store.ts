@@ -172,6 +172,11 @@ function openWriteGroup(conn: SqliteConnection): WriteGroup {
     if (conn.lock.busy) throw new Error(`a write group cannot ${what} while a call is running in it`);
   };
   return {
+    rows: "table",
+    runPasses: async (run) => {
+      await run();
+      return true;
+    },
     commit: () => {
       between("commit");
       conn.groupOpen = false;
