@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { interceptors, Pool, type Dispatcher } from "undici";
+import { withAnswerStatus } from "../contract/answer-status.js";
 import { DdsError, type Problem } from "../contract/errors.js";
 import { decideRetry, DEFAULT_RETRY, RESET_CODES, type RetryDecision } from "./retry-policy.js";
 import type { RequestSpec } from "../portable/route-client.js";
@@ -121,7 +122,8 @@ export function createTransport(options: TransportOptions) {
     }
     if (status >= 200 && status < 300) {
       if (parsed === undefined) throw new DdsError("internal_error", `the server at ${options.baseUrl} answered ${status} with a body that is not JSON`);
-      return parsed;
+      // The status travels with the answer, as the local engine hands it (answer-status.ts).
+      return parsed !== null && typeof parsed === "object" ? withAnswerStatus(parsed, status) : parsed;
     }
     if (isProblem(parsed)) throw DdsError.fromProblem(parsed);
     const code = status >= 502 && status <= 504 ? "unavailable" : "internal_error";

@@ -15,7 +15,7 @@ export function writeGroupsOf(service: DdsService): (() => WriteGroup) | undefin
 
 /**
  * Grouped commits: a write group opened on demand (`begin`), due once it has been open
- * `everyMs` (`isDue`), and handed over to be ended (`take`). A local import (every 200 ms)
+ * `everyMs` (`isDue`), and handed over to be ended (`take`). An import (every second)
  * and a CLI drain's passes (every 250 ms) both commit this way; each decides when it may
  * end a group (between calls) and what a failed commit means for it. Without a way to open
  * groups, `begin` does nothing and every call commits on its own.

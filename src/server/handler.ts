@@ -1,4 +1,5 @@
 import type { Handler } from "hono";
+import { answerStatus } from "../contract/answer-status.js";
 import { pathParams, type RouteSpec } from "../contract/routes.js";
 import { parseRouteQuery } from "./query.js";
 import { callRoute } from "./route-call.js";
@@ -25,10 +26,12 @@ export function routeHandler(route: RouteSpec): Handler<ServerEnv> {
       { bodyText: c.get("bodyText"), query, idempotencyKey: c.req.header("idempotency-key") },
     );
     if (route.status === 204) return new Response(null, { status: 204 });
-    if (route.created) {
+    // An answer may carry its own status: a contribution equal to its source's is 200, not 201.
+    const status = (answerStatus(result) ?? route.status) as typeof route.status;
+    if (route.created && status === 201) {
       const id = (result as Record<string, unknown>)[route.created.idField];
       c.header("Location", `/v1/${route.created.collection}/${encodeURIComponent(String(id))}`);
     }
-    return c.json(result, route.status);
+    return c.json(result, status);
   };
 }

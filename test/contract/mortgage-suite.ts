@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { answerStatus } from "../../src/contract/answer-status.js";
 import type { DdsService } from "../../src/contract/service.js";
 import { RULES, setupMortgageModels } from "./mortgage-models.js";
 
@@ -160,6 +161,44 @@ export function mortgageSuite(name: string, open: () => Promise<DdsService>): vo
       expect(e.supersedes).toBeNull();
       const statuses = await Promise.all([a, b, c, d, e].map(async (x) => (await s.getContribution(x.contributionId)).status));
       expect(statuses).toEqual(["superseded", "superseded", "superseded", "accepted", "accepted"]);
+    });
+
+    it("answers the same evidence again from its source with the stored contribution (200): nothing stored, nothing stale", async () => {
+      const item = (name: string, conf?: number) => contribute(models.Applicant, "kyc", "integration", { applicantId: "a5", name }, conf === undefined ? undefined : { name: conf });
+      const first = await s.createContribution(item("Eve", 0.7) as never);
+      expect(answerStatus(first) ?? 201).toBe(201);
+      await s.runPipeline({ contextIds: [contextId] });
+      const resolved = await s.getContext(contextId);
+      expect(resolved.freshness).toBe("resolved");
+      const count = async () => (await s.listContributions({ filters: [{ field: "recordId", op: "eq", value: first.recordId }], limit: 100 })).data.length;
+      const stored = await count();
+
+      // The same values and confidence, keys in another order: the first contribution answers.
+      const again = await s.createContribution({ ...item("Eve", 0.7), data: { name: "Eve", applicantId: "a5" } } as never);
+      expect(answerStatus(again)).toBe(200);
+      expect(again).toMatchObject({ contributionId: first.contributionId, receivedAt: first.receivedAt, status: "accepted", supersedes: null });
+      const bulk = await s.bulkCreateContributions({ items: [item("Eve", 0.7), item("Eve", 0.7)] });
+      expect(bulk.items.map((i) => i.status)).toEqual([200, 200]);
+      expect(bulk.items.map((i) => (i.data as { contributionId: string }).contributionId)).toEqual([first.contributionId, first.contributionId]);
+      expect(bulk.summary).toEqual({ total: 2, succeeded: 2, failed: 0 });
+      expect(await count()).toBe(stored);
+      const after = await s.getContext(contextId);
+      expect(after.freshness).toBe("resolved");
+      expect(after.resolvedAt).toBe(resolved.resolvedAt);
+
+      // A different confidence, source type or value is new evidence: stored, superseding.
+      const changed = await s.bulkCreateContributions({ items: [item("Eve", 0.8), item("Eve", 0.8), item("Evelyn", 0.8)] });
+      expect(changed.items.map((i) => i.status)).toEqual([201, 200, 201]);
+      const [c1, c2, c3] = changed.items.map((i) => i.data as { contributionId: string; supersedes: string | null });
+      expect(c1.supersedes).toBe(first.contributionId);
+      expect(c2.contributionId).toBe(c1.contributionId);
+      expect(c3.supersedes).toBe(c1.contributionId);
+      expect(await count()).toBe(stored + 2);
+      // A record update is an edit: stored whatever it says.
+      const record = await s.getRecord(first.recordId);
+      expect((await s.updateRecord(first.recordId, { data: { name: record.data.name } })).freshness).toBe("stale");
+      expect(await count()).toBe(stored + 3);
+      await s.runPipeline({ contextIds: [contextId] });
     });
 
     it("rejects bad evidence with every problem listed, and writes nothing", async () => {

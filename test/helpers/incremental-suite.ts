@@ -2,7 +2,6 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LocalEngine } from "../../src/engine/local-engine.js";
 import { runPass } from "../../src/engine/pipeline/stages/index.js";
-import { encodeLineage } from "../../src/engine/store/lineage-codec.js";
 import { passCacheOf } from "../../src/engine/store/pass-cache.js";
 import { APPLICANT, EMPLOYMENT, LOAN } from "../contract/mortgage-models.js";
 
@@ -87,7 +86,7 @@ async function compareWithFull(engine: LocalEngine, contextId: string): Promise<
   const out = runPass(loaded!.input);
   const full = {
     records: out.records
-      .map((r) => ({ id: r.id, data: JSON.stringify(r.data), sha256: r.sha256, issues: JSON.stringify(r.issues), lineage: encodeLineage(r.lineage) }))
+      .map((r) => ({ id: r.id, data: JSON.stringify(r.data), sha256: r.sha256, issues: JSON.stringify(r.issues), lineage: out.states.get(r.id)!.lineage }))
       .sort((a, b) => a.id.localeCompare(b.id)),
     links: out.links.map((l) => `${l.sourceRecordId} ${l.name} ${l.targetRecordId}`).sort(),
     evaluations: out.evaluations.map((e) => ({ ruleId: e.ruleId, version: e.ruleVersion, outcome: e.outcome, trace: JSON.stringify(e.trace) })).sort((a, b) => a.ruleId.localeCompare(b.ruleId)),

@@ -155,6 +155,7 @@ const contribution = (recordKey: number, supersedesKey: number | null = null): C
   fieldConfidences: null,
   status: "accepted",
   supersedesKey,
+  supersedesId: null,
   observedAt: null,
   receivedAt: new Date().toISOString(),
   createdBy: "test",

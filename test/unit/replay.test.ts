@@ -16,7 +16,7 @@ describe("exactly-once bulk calls (idempotencyKey)", () => {
     const first = await engine.bulkCreateContributions({ items: [item(1), item(2), bad] }, { idempotencyKey: "batch-1" });
     expect(first.items.map((i) => i.status)).toEqual([201, 201, 422]);
     // The first answer's contributions are superseded since; a replay still says what it said.
-    await engine.bulkCreateContributions({ items: [item(1)] });
+    await engine.bulkCreateContributions({ items: [{ ...item(1), data: { employmentId: "e1", monthlyIncome: 5000 } }] });
     const again = await engine.bulkCreateContributions({ items: [item(3)] }, { idempotencyKey: "batch-1" });
     expect(again).toStrictEqual(first);
     const count = async () => (await engine.listContributions({ filters: [{ field: "contextId", op: "eq", value: contextId }] })).data.length;

@@ -35,6 +35,11 @@ export interface Checkpoint {
    * an input edited in place; a checkpoint without one (an older ddsctl) needs the same input.
    */
   lines?: string;
+  /**
+   * The id of a contribution (or record) the run stored: a plain rerun of the same file
+   * trusts its ledger only where the target it runs against holds it (not a new database).
+   */
+  anchor?: string;
   /** True once the whole input was imported. */
   complete: boolean;
   updatedAt: string;

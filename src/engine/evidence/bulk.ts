@@ -2,6 +2,7 @@ import { DdsError, errors } from "../../contract/errors.js";
 import { assertJsonValue } from "../../contract/json-limits.js";
 import { BULK_MAX_ITEMS } from "../../contract/constants.js";
 import type { BulkResponse } from "../../contract/schemas/index.js";
+import { answerStatus } from "../../contract/answer-status.js";
 
 /**
  * Checks a bulk body's envelope: an object with `items`, 1..100 of them (else 400, nothing
@@ -21,11 +22,11 @@ export function bulkItems(body: unknown): unknown[] {
   return items;
 }
 
-/** The bulk answer from each item's result (`undefined` = no body) or error. */
+/** The bulk answer from each item's result (`undefined` = no body) or error; an item's status is `status` unless its answer says otherwise (see answer-status.ts). */
 export function bulkResponse(outcomes: readonly unknown[], status: number): BulkResponse {
   const items: BulkResponse["items"] = outcomes.map((o, index) => {
     if (o instanceof DdsError) return { index, status: o.status, error: o.toProblem() };
-    return o === undefined ? { index, status } : { index, status, data: o };
+    return o === undefined ? { index, status } : { index, status: answerStatus(o) ?? status, data: o };
   });
   const failed = items.filter((r) => r.error).length;
   return { items, summary: { total: outcomes.length, succeeded: outcomes.length - failed, failed } };

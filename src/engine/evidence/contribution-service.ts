@@ -48,7 +48,11 @@ export function createContributionService(ctx: EngineContext, deps: IngestDeps) 
     store: (res) => {
       const keys = keysOf.get(res) ?? [];
       let next = 0;
-      return { items: res.items.map((i) => (i.data ? keys[next++] : i)), summary: res.summary };
+      // An item answered with the contribution it equals stored nothing: it is kept by id.
+      return {
+        items: res.items.map((i) => (i.data && i.status === 200 ? { index: i.index, status: i.status, id: (i.data as Contribution).contributionId } : i.data ? keys[next++] : i)),
+        summary: res.summary,
+      };
     },
     load: async (stored, db) => {
       type Old = BulkResponse["items"][number] & { id?: string };

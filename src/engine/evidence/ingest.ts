@@ -10,7 +10,7 @@ import { isDateTime } from "../models/field-definition.js";
 import type { Scope } from "../engine-context.js";
 import type { StoredModel } from "../models/model-types.js";
 import type { ContextState } from "../store/context-repo.js";
-import { identityMapKey, sourceMapKey, type ContributionInsert, type IngestStore, type FoundRecord, type IdentityKey, type RecordInsert, type RecordRow, type SourceKey } from "../store/evidence-repo.js";
+import { identityMapKey, sourceMapKey, type ContributionInsert, type IngestStore, type FoundRecord, type IdentityKey, type RecordInsert, type RecordRow, type SourceHead, type SourceKey } from "../store/evidence-repo.js";
 import { encodeConfidences, encodeValues } from "../store/field-values-codec.js";
 import { checkEvidence, identityKeyOf, missingIdentity } from "./evidence-data.js";
 import { apiContribution } from "./contribution-view.js";
@@ -20,7 +20,9 @@ import type { ReplayRepo } from "../store/idempotency-repo.js";
 import type { GroupJournal } from "../pipeline/group-journal.js";
 import { jsonCopy } from "./json-copy.js";
 import type { CompiledModel } from "../models/model-types.js";
-import { resolveNewRecords } from "./new-records.js";
+import { resolveNewRecords, type IdentityItem } from "./new-records.js";
+import { sameEvidence, type HeadEvidence } from "./head-evidence.js";
+import { withAnswerStatus } from "../../contract/answer-status.js";
 
 /** What ingest needs beyond a scope: engine-wide caches and the store's lookups. */
 export interface IngestDeps {
@@ -40,17 +42,13 @@ export function assertWritable(model: StoredModel, context: { id: string; status
   if (context.status !== "active") throw contextNotActive(context, "adding evidence");
 }
 
-/** The accepted contribution of one source to one record, as the writer knows it. */
-interface Head {
-  id: string;
+/** The accepted contribution of one source to one record, as the writer knows it: stored, or made by this writer. */
+interface Head extends Omit<SourceHead, "key"> {
   /** Its key once stored. */
   key?: number;
   /** Set while the contribution is still waiting in this writer (not written yet). */
   pending?: ContributionInsert;
 }
-
-/** A source's accepted contribution found in the store. */
-type StoredHead = { id: string; key: number };
 
 /** A record a contribution binds to: stored (with its key) or created by this writer. */
 interface Bound {
@@ -72,8 +70,11 @@ interface Checked {
   /** The explicit record, or undefined when bound by identity. */
   recordId: string | undefined;
   key: string | undefined;
-  /** The id its contribution gets (made at check: a record resolved as it is created names it in its lineage). */
+  /** The id its contribution gets, and its bytes (made at check: a record resolved as it is created names it in its lineage). */
+  id: string;
   idBytes: Buffer;
+  /** What it says, as stored (compared with the accepted contribution of its source). */
+  evidence: HeadEvidence;
 }
 
 /** Writes the contributions of one transaction; see {@link createIngestWriter}. */
@@ -100,6 +101,11 @@ export interface IngestWriter {
   writtenKeys(): number[];
 }
 
+const newContributionId = () => {
+  const idBytes = newIdBytes();
+  return { id: idText(idBytes), idBytes };
+};
+
 const caught = <T>(fn: () => T): T | DdsError => {
   try {
     return fn();
@@ -117,7 +123,18 @@ const caught = <T>(fn: () => T): T | DdsError => {
  * written to are locked first (on PostgreSQL; SQLite's write transaction holds the file),
  * so nothing else changes the rows this writer remembers until it commits.
  */
-export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
+/** Options of an ingest writer. */
+export interface IngestWriterOptions {
+  /**
+   * Evidence equal to the accepted contribution of its source (see head-evidence.ts) is
+   * answered with that one and stores nothing (default true); a record update, an explicit
+   * edit, is stored whatever it says.
+   */
+  unchanged?: boolean;
+}
+
+export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWriterOptions = {}): IngestWriter {
+  const keepUnchanged = options.unchanged ?? true;
   const models = new Map<string, StoredModel | undefined>();
   const contexts = new Map<string, ContextState>();
   const records = new Map<string, RecordRow | undefined>();
@@ -141,8 +158,6 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
   const freshRecords: [RecordInsert, string, CompiledModel | undefined][] = [];
   /** Ids of the records this writer wrote resolved. */
   const resolvedIds = new Set<string>();
-  /** Contexts this writer marked stale before writing records resolved (see findOrCreate). */
-  const marked = new Set<number>();
   const touched = new Set<number>();
   /** Stored records (not created by this writer) given evidence: their next pass resolves them again. */
   const changedRecords = new Set<number>();
@@ -199,16 +214,12 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       const idBytes = newIdBytes();
       return { id: idText(idBytes), idBytes, ...k, now: now!, createdBy: s.actor };
     });
-    // In a write group a record written resolved is clean (its group's pass resolves its
-    // context before the group commits, or stamps it if that pass does not); outside one it
-    // carries its context's evidence version, for the next pass of the context to read it.
+    // In a write group, whose passes resolve its contexts before it commits, a record written
+    // resolved is clean (a context those passes leave unresolved has such records stamped).
+    // Outside one the next pass resolves new records, as it would anyway (and it may find the
+    // identity taken, the row not written).
     const journal = deps.journal?.();
-    const resolved = await resolveNewRecords(s.db, rows, identityItems(valid), now, journal !== undefined);
-    if (resolved.size > 0 && !journal) {
-      const unmarked = [...new Set(valid.map((c) => c.context.key))].filter((k) => !marked.has(k));
-      await deps.markStale(s, unmarked);
-      for (const k of unmarked) marked.add(k);
-    }
+    const resolved = journal ? await resolveNewRecords(s.db, rows, identityItems(valid)) : new Map<string, CompiledModel>();
     const found = await deps.ingest.insertOrFindRecords(s.db, s.workspace, rows);
     const modelIds = new Map([...models.values()].flatMap((m) => (m ? [[m.key, m.id] as const] : [])));
     for (const r of rows) {
@@ -223,23 +234,24 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
 
   /** The items bound by identity, by identity map key, as the resolution of a new record reads them. */
   const identityItems = (valid: readonly Checked[]) => {
-    const out = new Map<string, { sourceId: string; contribution: Omit<PassContribution, "recordId"> }[]>();
+    const out = new Map<string, IdentityItem[]>();
     for (const c of valid) {
       if (c.recordId) continue;
       const mk = identityMapKey({ contextKey: c.context.key, modelKey: c.model.key, identityKey: c.key! });
       let list = out.get(mk);
       if (!list) out.set(mk, (list = []));
-      list.push({ sourceId: c.input.sourceId, contribution: passContribution(c) });
+      list.push({ sourceId: c.input.sourceId, evidence: c.evidence, contribution: passContribution(c) });
     }
     return out;
   };
 
-  /** A checked item as a pass reads its contribution (its values as they read back from the store). */
-  const passContribution = (c: Checked): Omit<PassContribution, "recordId"> => ({
-    id: idText(c.idBytes),
+  /** A checked item as a pass reads its contribution (its values as they read back from the store), its record not known yet. */
+  const passContribution = (c: Checked): PassContribution => ({
+    id: c.id,
+    recordId: "",
     modelId: c.model.id,
     sourceId: c.input.sourceId,
-    sourceType: (overrideType ?? c.input.sourceType) as PassContribution["sourceType"],
+    sourceType: c.evidence.sourceType as PassContribution["sourceType"],
     data: jsonCopy(c.data),
     confidences: c.confidences,
     receivedAt: now!,
@@ -274,11 +286,18 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
     if (checked.problems.length > 0) {
       throw invalidContribution(checked.problems);
     }
-    return { input, model, context, data: checked.data, confidences: checked.confidences, confidencesByName: checked.confidencesByName, recordId, key, idBytes: newIdBytes() };
+    const evidence: HeadEvidence = {
+      sourceType: overrideType ?? input.sourceType,
+      data: encodeValues(model, checked.data),
+      // Without confidences in the item every one is the default 1: nothing is stored.
+      confidences: input.fieldConfidences === undefined ? null : encodeConfidences(model, checked.confidences),
+      observedAt: input.observedAt ?? null,
+    };
+    return { input, model, context, data: checked.data, confidences: checked.confidences, confidencesByName: checked.confidencesByName, recordId, key, evidence, ...newContributionId() };
   };
 
   /** Binds a checked item to its record and plans its row (nothing here throws a DdsError). */
-  const bind = (c: Checked, found: Map<string, FoundRecord>, stored: Map<string, StoredHead>, sourceTypeOverride?: SourceType): Contribution => {
+  const bind = (c: Checked, found: Map<string, FoundRecord>, stored: Map<string, SourceHead>): Contribution => {
     // One request is received at one moment: its items share receivedAt (ties fall to the id).
     now ??= new Date().toISOString();
     let record: Bound;
@@ -299,23 +318,45 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       record = bound;
     }
     const headKey = `${record.id}\u0000${c.input.sourceId}`;
-    let previous = heads.get(headKey);
+    let previous: Head | undefined = heads.get(headKey);
     if (previous === undefined && record.key !== undefined) previous = stored.get(sourceMapKey({ recordKey: record.key, sourceId: c.input.sourceId }));
+    // The same evidence again from its source: nothing new is stored, nothing turns stale, and
+    // the answer is the contribution that says it (200, not 201).
+    if (previous && keepUnchanged && sameEvidence(previous, c.evidence)) {
+      const answer = apiContribution(
+        {
+          id: previous.id,
+          contextId: c.context.id,
+          modelId: c.model.id,
+          recordId: record.id,
+          sourceId: c.input.sourceId,
+          sourceType: previous.sourceType,
+          status: "accepted",
+          supersedes: previous.supersedes,
+          observedAt: previous.observedAt,
+          receivedAt: previous.receivedAt,
+          createdBy: previous.createdBy,
+        },
+        c.input.data,
+        c.confidencesByName,
+      );
+      return withAnswerStatus(answer, 200);
+    }
     if (previous?.pending) previous.pending.status = "superseded";
     else if (previous?.key !== undefined) supersededKeys.push(previous.key);
     const row: ContributionInsert = {
-      id: idText(c.idBytes),
+      id: c.id,
       idBytes: c.idBytes,
       recordKey: record.key ?? 0,
       sourceId: c.input.sourceId,
-      sourceType: sourceTypeOverride ?? c.input.sourceType,
-      data: encodeValues(c.model, c.data),
-      // Without confidences in the item every one is the default 1: nothing is stored.
-      fieldConfidences: c.input.fieldConfidences === undefined ? null : encodeConfidences(c.model, c.confidences),
+      sourceType: c.evidence.sourceType,
+      data: c.evidence.data,
+      fieldConfidences: c.evidence.confidences,
       status: "accepted",
       supersedesKey: previous?.pending ? null : (previous?.key ?? null),
       supersedesRow: previous?.pending,
-      observedAt: c.input.observedAt ?? null,
+      supersedesId: previous?.id ?? null,
+      observedAt: c.evidence.observedAt,
       receivedAt: now,
       createdBy: s.actor,
     };
@@ -328,7 +369,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
     }
     if (record.created) pendingBindings.push([row, record.created]);
     else if (record.key !== undefined && !record.fresh) changedRecords.add(record.key);
-    heads.set(headKey, { id: row.id, pending: row });
+    heads.set(headKey, { ...c.evidence, id: row.id, pending: row, receivedAt: now, createdBy: s.actor, supersedes: row.supersedesId });
     touched.add(c.context.key);
     // The API shape straight from the checked input: its names are the model's current ones.
     return apiContribution(
@@ -338,7 +379,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
         modelId: c.model.id,
         recordId: record.id,
         sourceId: row.sourceId,
-        sourceType: row.sourceType,
+        sourceType: row.sourceType as SourceType,
         // A later item of the same call may still supersede it: the answer says what it was when made.
         status: "accepted",
         supersedes: previous?.id ?? null,
@@ -357,6 +398,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       prepared = parseAndPrefetch(bodies, jsonChecked);
     },
     async addAll(bodies, { sourceTypeOverride, jsonChecked = false } = {}) {
+      overrideType = sourceTypeOverride;
       // For a body the fast shape check does not pass, which the schema explains.
       await requestSchemas();
       const early = prepared?.bodies === bodies ? prepared : undefined;
@@ -374,7 +416,6 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
         const mk = identityMapKey(k);
         if (!recordsByKey.has(mk)) identities.set(mk, k);
       }
-      overrideType = sourceTypeOverride;
       const found = await findOrCreate([...identities.values()], valid);
       const sources = new Map<string, SourceKey>();
       for (const c of valid) {
@@ -388,7 +429,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
         sources.set(sourceMapKey(k), k);
       }
       const stored = await deps.ingest.acceptedFromSources(s.db, [...sources.values()]);
-      return checked.map((c) => (c instanceof DdsError ? c : bind(c, found, stored, sourceTypeOverride)));
+      return checked.map((c) => (c instanceof DdsError ? c : bind(c, found, stored)));
     },
     async flush() {
       // The records first: their keys are those their contributions name.
@@ -399,7 +440,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
       await Promise.all([
         deps.ingest.markSuperseded(s.db, supersededKeys),
         deps.ingest.insertContributions(s.db, s.workspace, rows),
-        deps.markStale(s, [...touched].filter((k) => !marked.has(k)), changedRecords),
+        deps.markStale(s, touched, changedRecords),
       ]);
       const journal = deps.journal?.();
       if (journal) tell(journal);
@@ -464,8 +505,8 @@ export function createIngestWriter(s: Scope, deps: IngestDeps): IngestWriter {
  * Ingests one contribution inside the caller's transaction (see {@link IngestWriter.addAll})
  * and writes it at once; an invalid one throws its DdsError.
  */
-export async function ingestOne(s: Scope, deps: IngestDeps, body: unknown, sourceTypeOverride?: SourceType): Promise<Contribution> {
-  const writer = createIngestWriter(s, deps);
+export async function ingestOne(s: Scope, deps: IngestDeps, body: unknown, sourceTypeOverride?: SourceType, options?: IngestWriterOptions): Promise<Contribution> {
+  const writer = createIngestWriter(s, deps, options);
   const [result] = await writer.addAll([body], { sourceTypeOverride });
   if (result instanceof DdsError) throw result;
   await writer.flush();

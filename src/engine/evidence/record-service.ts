@@ -32,15 +32,22 @@ export function createRecordService(ctx: EngineContext, deps: IngestDeps) {
     const input = parseBody((await requestSchemas()).RecordUpdate, body);
     const row = await requireRecord(s, recordId);
     const confidences = Object.fromEntries(Object.keys(input.data).map((k) => [k, 1]));
-    await ingestOne(s, deps, {
-      contextId: row.contextId,
-      modelId: row.modelId,
-      sourceId: MANUAL_SOURCE_ID,
-      sourceType: "manual",
-      data: input.data,
-      fieldConfidences: confidences,
-      recordId: row.id,
-    });
+    // An edit is stored whatever it says (the record is stale after it, as the API promises).
+    await ingestOne(
+      s,
+      deps,
+      {
+        contextId: row.contextId,
+        modelId: row.modelId,
+        sourceId: MANUAL_SOURCE_ID,
+        sourceType: "manual",
+        data: input.data,
+        fieldConfidences: confidences,
+        recordId: row.id,
+      },
+      undefined,
+      { unchanged: false },
+    );
     return toApiRecord(await requireRecord(s, row.id));
   };
 

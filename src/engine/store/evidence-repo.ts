@@ -148,6 +148,8 @@ export interface ContributionInsert {
   status: "accepted" | "superseded";
   supersedesKey: number | null;
   supersedesRow?: ContributionInsert;
+  /** The id of the contribution it supersedes (either kind). */
+  supersedesId: string | null;
   observedAt: string | null;
   receivedAt: string;
   createdBy: string;
@@ -166,6 +168,24 @@ export interface SourceKey {
   sourceId: string;
 }
 
+/**
+ * A source's accepted contribution to a record, as a writer compares the next one of the
+ * same source with it (see evidence/head-evidence.ts): its stored values and confidences
+ * (as stored: text), source type and observedAt, and what answering with it needs.
+ */
+export interface SourceHead {
+  id: string;
+  key: number;
+  sourceType: string;
+  data: string;
+  confidences: string | null;
+  observedAt: string | null;
+  receivedAt: string;
+  createdBy: string;
+  /** The id of the contribution it superseded. */
+  supersedes: string | null;
+}
+
 /** A record found by identity. */
 export interface FoundRecord {
   key: number;
@@ -181,7 +201,7 @@ export interface IngestStore {
   /** Live records by identity; keys without a record are absent from the map (keyed by {@link identityMapKey}). */
   findRecords(db: Sql, keys: readonly IdentityKey[]): Promise<Map<string, FoundRecord>>;
   /** The accepted contribution of each (record, source) that has one (keyed by {@link sourceMapKey}). */
-  acceptedFromSources(db: Sql, keys: readonly SourceKey[]): Promise<Map<string, { id: string; key: number }>>;
+  acceptedFromSources(db: Sql, keys: readonly SourceKey[]): Promise<Map<string, SourceHead>>;
   /**
    * Finds and creates in one step (a store that writes row by row, where a lookup before
    * every insert would probe the identity index twice): each record is inserted, in order,

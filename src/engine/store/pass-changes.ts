@@ -3,6 +3,7 @@ import { newId } from "../../util/ids.js";
 import type { CachedContext, StoredEvaluation, StoredLink } from "./pass-cache.js";
 import type { LoadedPass } from "./pass-load.js";
 import type { PassWrites } from "./pass-store.js";
+import { sameLineage } from "./lineage-codec.js";
 
 /** An evaluation whose outcome the pass flipped (an `evaluation.changed` event). */
 export interface ChangedOutcome {
@@ -54,7 +55,7 @@ export function passChanges(loaded: LoadedPass, output: PassOutput): PassChanges
     const state = output.states.get(r.id);
     if (!before || !state) continue;
     const sameData = before.sha256 !== null && before.sha256 === r.sha256;
-    if (sameData && before.issues === state.issues && before.lineage === state.lineage) continue;
+    if (sameData && before.issues === state.issues && sameLineage(before.lineage, state.lineage)) continue;
     writes.records.push({ key: before.key, data: JSON.stringify(r.data), sha256: r.sha256, issues: state.issues, lineage: state.lineage, dataChanged: !sameData });
   }
 

@@ -2,6 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PassContribution, PassInput, LinkRemoval } from "../../../src/engine/pipeline/types.js";
 import { runPass } from "../../../src/engine/pipeline/stages/index.js";
+import { resolveAlone } from "../../../src/engine/pipeline/stages/resolve-alone.js";
+import { decodeLineage } from "../../../src/engine/store/lineage-codec.js";
 import { REC, at, contributeTo, mortgageInput, uuid } from "./fixtures.js";
 
 const SOURCE_TYPES = ["document", "integration", "user", "manual", "system"] as const;
@@ -97,6 +99,32 @@ describe("runPass properties", () => {
         expect(failing.trace.error).toBeDefined();
       }),
       { numRuns: 20 },
+    );
+  });
+});
+
+describe("a record resolved alone, as an ingest writes it", () => {
+  it("has the data, sha256, issues and lineage a pass gives it, byte for byte", () => {
+    fc.assert(
+      fc.property(inputArbitrary, fc.boolean(), (input, required) => {
+        // The models without their computed fields resolve alone; a required field that has no
+        // value gives an issue; validation rules apply as in a pass.
+        const models = input.models.map((m) => ({
+          ...m,
+          computedOrder: [],
+          fields: m.fields.filter((f) => !f.computed).map((f, i) => (required && i === m.fields.length - 2 ? { ...f, required: true } : f)),
+        }));
+        const alone = { ...input, models, rules: [] };
+        const pass = runPass(alone);
+        const columns = resolveAlone(models, input.records, input.contributions);
+        expect(columns.size).toBe(pass.records.length);
+        for (const r of pass.records) {
+          const state = pass.states.get(r.id)!;
+          expect(columns.get(r.id)).toEqual({ data: JSON.stringify(r.data), sha256: r.sha256, issues: JSON.stringify(r.issues), lineage: state.lineage });
+          expect(decodeLineage(state.lineage)).toEqual(r.lineage);
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -27,7 +27,21 @@ export interface KindSpec {
   appliedNow?(data: unknown, sentAt: string): boolean;
   /** The context a success touched, to drain the pipeline for it afterwards. */
   contextOf?(data: unknown): string | undefined;
+  /** The id of what a success stored (see Checkpoint.anchor), and how to ask the target for it. */
+  anchorOf?(data: unknown): string | undefined;
+  holds?(service: DdsService, id: string): Promise<boolean>;
 }
+
+/** True when the service answers the read (false for a 404: another database, or deleted since). */
+const exists = async (read: () => Promise<unknown>): Promise<boolean> => {
+  try {
+    await read();
+    return true;
+  } catch (err) {
+    if ((err as { code?: string }).code === "not_found") return false;
+    throw err;
+  }
+};
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 const field = (data: unknown, name: string) => (data !== null && typeof data === "object" ? str((data as Record<string, unknown>)[name]) : undefined);
@@ -43,6 +57,8 @@ export const KINDS: Record<ImportKind, KindSpec> = {
     // A replay returns the first run's contributions, received before this request left.
     appliedNow: (data, sentAt) => (field(data, "receivedAt") ?? sentAt) >= sentAt,
     contextOf: (data) => field(data, "contextId"),
+    anchorOf: (data) => field(data, "contributionId"),
+    holds: (service, id) => exists(() => service.getContribution(id)),
   },
   "records-update": {
     verb: "updated",
@@ -50,6 +66,8 @@ export const KINDS: Record<ImportKind, KindSpec> = {
     send: (service, items, options) => service.bulkUpdateRecords({ items }, options),
     orderKey: (item) => str(item.recordId)?.toLowerCase(),
     contextOf: (data) => field(data, "contextId"),
+    anchorOf: (data) => field(data, "recordId"),
+    holds: (service, id) => exists(() => service.getRecord(id)),
   },
   "records-delete": {
     verb: "deleted",

@@ -11,6 +11,8 @@ export interface ImportCounts {
   lines: number;
   created: number;
   replayed: number;
+  /** Lines whose contribution said what the accepted one of its source says: stored nothing (200). */
+  unchanged: number;
   superseded: number;
   failed: number;
   skipped: number;
@@ -39,7 +41,7 @@ const CHECKPOINT_EVERY_MS = 200;
  * file and never moves the checkpoint back: it moves only past the lines it already covered.
  */
 export class ImportLedger {
-  readonly counts: ImportCounts = { lines: 0, created: 0, replayed: 0, superseded: 0, failed: 0, skipped: 0, changed: 0, batches: 0, valid: 0 };
+  readonly counts: ImportCounts = { lines: 0, created: 0, replayed: 0, unchanged: 0, superseded: 0, failed: 0, skipped: 0, changed: 0, batches: 0, valid: 0 };
   /** Lines stored before and edited since (the first few, to name them). */
   readonly firstChanged: number[] = [];
   /** Contexts written to; undefined when unknown (deletes, resumed imports). */
@@ -51,6 +53,10 @@ export class ImportLedger {
   overErrorLimit = false;
   /** Lines a resume skipped because the checkpoint records them as done. */
   resumeSkipped = 0;
+  /** Lines a plain rerun did not send: an earlier run stored them as they read now (no work). */
+  storedBefore = 0;
+  /** The latest anchor a committed window gave (see Checkpoint.anchor), or the earlier run's. */
+  anchor: string | undefined;
   /** When the first line past the checkpoint was read: where the import's rate starts. */
   sendingSince: number | undefined;
   private last: Checkpoint | undefined;
@@ -90,7 +96,7 @@ export class ImportLedger {
 
   /** Lines read and worked on so far, past the checkpoint or sent again (what the rate counts). */
   get sent(): number {
-    return this.counts.lines - this.resumeSkipped - this.counts.changed;
+    return this.counts.lines - this.resumeSkipped - this.counts.changed - this.storedBefore;
   }
 
   /** Commits a finished window (the caller keeps file order). */
@@ -110,7 +116,10 @@ export class ImportLedger {
     c.failed += list.length;
     c.valid += w.valid;
     c.created += w.created;
-    c.replayed += w.replayed;
+    c.replayed += w.replayed + w.storedBefore;
+    this.storedBefore += w.storedBefore;
+    c.unchanged += w.unchanged;
+    this.anchor = w.anchor ?? this.anchor;
     c.superseded += w.superseded;
     c.batches += w.batches.length;
     for (const id of w.touched) this.touched?.add(id);
@@ -126,6 +135,7 @@ export class ImportLedger {
         prefixSha256: w.digest.sha256,
         // The file's final place: a plan's rewritten file is moved there before this is written.
         rejects: this.rejects.path ? { path: resolve(this.start.rejectsPath ?? this.rejects.path), bytes: this.rejects.bytes } : null,
+        ...(this.anchor ? { anchor: this.anchor } : {}),
         complete: false,
         updatedAt: new Date().toISOString(),
       };

@@ -6,6 +6,7 @@ import { fingerprint, readCheckpoint, verifyCheckpoint, type Checkpoint } from "
 import { ledgerPath, LineLedger } from "../../ndjson/line-ledger.js";
 import { RejectsWriter } from "../../ndjson/rejects.js";
 import { ResumePlan } from "./resume-plan.js";
+import { PriorLedger } from "../../ndjson/prior-ledger.js";
 import { KINDS, type ImportKind } from "./import-kinds.js";
 import { LineClassifier } from "./line-items.js";
 import { References } from "./references.js";
@@ -46,6 +47,8 @@ export interface ImportStart {
   plan: ResumePlan | undefined;
   /** What becomes of each line, for the next resume (imports that checkpoint). */
   lineLedger: LineLedger | undefined;
+  /** A plain rerun of a file an earlier run recorded against this target: what it stored (see PriorLedger). */
+  prior: { ledger: PriorLedger; anchor: string } | undefined;
   /** With a plan, the rejects are written beside the rejects file, then put in its place. */
   rejectsPath: string | undefined;
   /** The fields every checkpoint of this run shares. */
@@ -66,9 +69,11 @@ export async function setUpImport(service: DdsService, opts: ImportOptions): Pro
   const plan = cp && opts.rejects !== undefined ? ResumePlan.open(cp, opts.checkpoint!, opts.rejects) : undefined;
   // With a line ledger the input may have been edited in place; without one it must be the same.
   if (cp && !plan) verifyCheckpoint(cp, opts.kind, fp, opts.checkpoint!);
-  // A run that starts over drops the old checkpoint before it replaces the rejects file: if
-  // it is killed before its own first checkpoint, a later --resume must not skip lines whose
+  // A run that starts over reads what an earlier run of the same file stored (to send none
+  // of it again), then drops the old checkpoint before it replaces the rejects file: if it
+  // is killed before its own first checkpoint, a later --resume must not skip lines whose
   // rejects are gone.
+  const prior = !opts.resume && opts.checkpoint && !opts.dryRun && fp ? await priorRun(service, opts, opts.checkpoint) : undefined;
   if (!opts.resume && opts.checkpoint && !opts.dryRun && existsSync(opts.checkpoint)) unlinkSync(opts.checkpoint);
   const sameRejects = cp?.rejects && opts.rejects !== undefined && resolve(cp.rejects.path) === resolve(opts.rejects);
   let rejects: RejectsWriter | undefined;
@@ -96,6 +101,7 @@ export async function setUpImport(service: DdsService, opts: ImportOptions): Pro
     skipUntil: cp?.lastCompletedLine ?? 0,
     expected: cp ? { sha256: cp.prefixSha256, bytes: cp.bytes } : undefined,
     plan,
+    prior,
     lineLedger,
     rejectsPath: opts.rejects,
     checkpointBase: {
@@ -106,4 +112,24 @@ export async function setUpImport(service: DdsService, opts: ImportOptions): Pro
     },
     size: fp?.size,
   };
+}
+
+/**
+ * The ledger an earlier run of this file left, if it is to be trusted: the same input
+ * path and kind, a ledger covering its checkpoint, and an anchor (something it stored)
+ * that the target this run writes to holds. A new or another database, a file imported
+ * elsewhere, or a checkpoint of an older ddsctl give none: everything is sent.
+ */
+async function priorRun(service: DdsService, opts: ImportOptions, checkpoint: string): Promise<ImportStart["prior"]> {
+  let cp: Checkpoint | undefined;
+  try {
+    cp = readCheckpoint(checkpoint);
+  } catch {
+    return undefined;
+  }
+  const spec = KINDS[opts.kind];
+  if (!cp?.lines || !cp.anchor || !spec.holds || cp.kind !== opts.kind || cp.input.path !== resolve(opts.input)) return undefined;
+  if (!(await spec.holds(service, cp.anchor))) return undefined;
+  const ledger = PriorLedger.read(cp.lines, cp.lastCompletedLine);
+  return ledger ? { ledger, anchor: cp.anchor } : undefined;
 }

@@ -8,9 +8,11 @@ import type { ImportResult } from "./import-run.js";
  * The `--json` summary of an import. `created` counts items this run applied (contributions
  * created, records updated or deleted); `replayed` those an earlier run of the same lines
  * had applied, answered from the service's idempotency store and applied nothing;
- * `superseded` the created contributions that superseded an earlier one from the same
- * source; `changed` the lines a resume found stored before and edited since, which it
- * reports and does not send again. lines = created + replayed + failed + skipped + changed.
+ * `unchanged` the contributions the service answered with the one of their source they
+ * equal (200: it stored nothing, marked nothing stale); `superseded` the created
+ * contributions that superseded an earlier one from the same source; `changed` the lines a
+ * resume found stored before and edited since, which it reports and does not send again.
+ * lines = created + replayed + unchanged + failed + skipped + changed.
  * `rate` counts the lines read past
  * the checkpoint (a resume's skipped lines are no work), per second since the first of
  * them; null when there were none.
@@ -34,6 +36,7 @@ export function summaryOf(result: ImportResult, dryRun: boolean): ImportSummary 
     lines: c.lines,
     created: c.created,
     replayed: c.replayed,
+    unchanged: c.unchanged,
     superseded: c.superseded,
     failed: c.failed,
     skipped: c.skipped,
@@ -57,6 +60,7 @@ export function renderSummary(out: Output, result: ImportResult, spec: KindSpec,
     if (dryRun) rows.push(["valid", s.valid]);
     else {
       rows.push([spec.verb, s.created], ["replayed", s.replayed]);
+      if (s.unchanged > 0) rows.push(["unchanged", s.unchanged]);
       if (spec.verb === "created") rows.push(["superseded", s.superseded]);
     }
     rows.push(["failed", s.failed > 0 ? out.c.red(String(s.failed)) : 0], ["skipped", s.skipped]);

@@ -8,6 +8,7 @@ import type { ImportKind, KindSpec } from "./import-kinds.js";
 import type { LineClassifier } from "./line-items.js";
 import { overLongReject } from "./line-parse.js";
 import type { ResumePlan } from "./resume-plan.js";
+import type { PriorLedger } from "../../ndjson/prior-ledger.js";
 
 /**
  * One window of the input on its way through the import: its lines classified, its
@@ -24,6 +25,12 @@ export class WindowWork {
   valid = 0;
   created = 0;
   replayed = 0;
+  /** Contributions answered 200: equal to the accepted one of their source, nothing stored. */
+  unchanged = 0;
+  /** Lines an earlier run of the same file stored as they read now (its ledger): not sent. */
+  storedBefore = 0;
+  /** The id of something the window stored (see Checkpoint.anchor). */
+  anchor: string | undefined;
   superseded = 0;
   batches: Batch[] = [];
   /** Batches not answered yet. */
@@ -84,7 +91,9 @@ export class WindowWork {
         this.rejects.push({ line: line.no, error: it.error, input: line.text });
         continue;
       }
-      if (spec.appliedNow && !spec.appliedNow(it.data, sentAt)) {
+      if (it.status === 200 && spec.verb === "created") {
+        this.unchanged++;
+      } else if (spec.appliedNow && !spec.appliedNow(it.data, sentAt)) {
         this.replayed++;
       } else {
         this.created++;
@@ -93,6 +102,7 @@ export class WindowWork {
       }
       const contextId = spec.contextOf?.(it.data);
       if (contextId) this.touched.push(contextId);
+      this.anchor ??= spec.anchorOf?.(it.data);
     }
   }
 
@@ -110,6 +120,8 @@ export interface WindowContext {
   dryRun: boolean;
   /** A resume with a line ledger: the lines its checkpoint covers are checked against it. */
   plan?: ResumePlan;
+  /** A plain rerun of a file an earlier run recorded: what it stored is not sent again. */
+  prior?: PriorLedger;
   /** Record each line's mark for the line ledger. */
   track: boolean;
   /** Several batches in flight at once: each line needs its order key (see Dispatcher). */
@@ -128,6 +140,13 @@ export async function prepareWindow(win: Window, w: WindowContext): Promise<Wind
   const covered = plan ? plan.marks(win.first, win.last) : [];
   for (const line of win.lines) {
     const mark = covered[line.no - win.first];
+    // A plain rerun: what the earlier run stored, as it reads now, is not sent again.
+    const before = w.prior?.mark(line.no);
+    if (before?.status === "stored" && before.hash === lineHash(line)) {
+      work.track(line.no, before);
+      work.storedBefore++;
+      continue;
+    }
     if (mark) {
       const decision = plan!.decide(line, mark);
       if (decision !== "again") {

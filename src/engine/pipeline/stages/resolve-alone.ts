@@ -5,27 +5,143 @@
  * rows of their own. So an ingest that creates such a record can write it resolved at once,
  * and the pass of its context finds nothing to write for it.
  */
-import type { CompiledModel } from "../../models/model-types.js";
-import type { PassContribution, PassRecord, RecordState } from "../types.js";
-import { buildRecord } from "./build-record.js";
-import { resolveRecords } from "./resolve-records.js";
+import type { RecordIssue } from "../../../contract/schemas/index.js";
+import type { Candidate } from "../../../portable/resolution/candidate.js";
+import { resolveField } from "../../../portable/resolution/resolve-field.js";
+import type { CompiledField, CompiledModel } from "../../models/model-types.js";
+import type { ResolvedColumns } from "../../store/evidence-repo.js";
+import { LineageWriter } from "../../store/lineage-codec.js";
+import { modelLineagePolicy } from "./build-record.js";
+import type { PassContribution, PassRecord } from "../types.js";
+import { canonicalJson } from "../../../portable/resolution/canonical-json.js";
+import { sha256Hex } from "../../sha256-hex.js";
+import { hasOwn } from "./record-order.js";
+import { addValueIssues } from "./validate-values.js";
 
 /** True when a model's records can be resolved alone (no computed field reads other records or fields). */
 export function resolvesAlone(model: CompiledModel): boolean {
   return model.computedOrder.length === 0 && !model.fields.some((f) => f.computed);
 }
 
-/**
- * The state every pass would give each of `records` from `contributions` (the accepted ones
- * to them; a record of a model that is absent or does not resolve alone is left out), by
- * record id.
- */
-export function resolveAlone(models: readonly CompiledModel[], records: readonly PassRecord[], contributions: PassContribution[]): Map<string, RecordState> {
-  const alone = models.filter(resolvesAlone);
-  const byId = new Map(alone.map((m) => [m.modelId, m]));
-  const states = new Map<string, RecordState>();
-  for (const { record, values, lineage } of resolveRecords({ models: alone, records: records.filter((r) => byId.has(r.modelId)), contributions })) {
-    states.set(record.id, buildRecord(byId.get(record.modelId)!, record, values, values, lineage).state);
+/** A contribution's confidence for a field; missing or non-numeric means 1.0 (as resolve-records.ts). */
+function confidenceOf(c: PassContribution, fieldId: string): number {
+  const value = hasOwn(c.confidences, fieldId) ? c.confidences[fieldId] : undefined;
+  return typeof value === "number" && Number.isFinite(value) ? value : 1;
+}
+
+/** The winner of one field among a record's contributions, as resolveField picks it. */
+function winnerOf(field: CompiledField, contributions: readonly PassContribution[]): { value: unknown; c: Candidate; candidates: number } | undefined {
+  const id = field.fieldId;
+  if (contributions.length === 1) {
+    // The usual new record: one contribution, which wins every field it has unless ignored.
+    const c = contributions[0];
+    if (!hasOwn(c.data, id) || c.data[id] === undefined) return undefined;
+    const confidence = confidenceOf(c, id);
+    if (confidence < field.resolution.minConfidence) return undefined;
+    const value = c.data[id];
+    return { value, c: { contributionId: c.id, sourceId: c.sourceId, sourceType: c.sourceType, value, confidence, receivedAt: c.receivedAt, observedAt: c.observedAt }, candidates: 1 };
   }
-  return states;
+  const candidates: Candidate[] = [];
+  for (const c of contributions) {
+    if (!hasOwn(c.data, id) || c.data[id] === undefined) continue;
+    candidates.push({ contributionId: c.id, sourceId: c.sourceId, sourceType: c.sourceType, value: c.data[id], confidence: confidenceOf(c, id), receivedAt: c.receivedAt, observedAt: c.observedAt });
+  }
+  const resolved = resolveField(field, candidates);
+  if (!resolved) return undefined;
+  const l = resolved.lineage;
+  return {
+    value: resolved.value,
+    c: { contributionId: l.contributionId!, sourceId: l.sourceId!, sourceType: l.sourceType!, value: resolved.value, confidence: l.confidence!, receivedAt: "", observedAt: null },
+    candidates: l.candidates,
+  };
+}
+
+/**
+ * The columns every pass would give each of `records` from `contributions` (the accepted
+ * ones to them), by record id: the same data, hash, issues and lineage, byte for byte, that
+ * resolve-records.ts and build-record.ts make (a record of a model that is absent or does
+ * not resolve alone is left out). Written for the hot path of an import, one record at a
+ * time without the pass's intermediate objects.
+ */
+export function resolveAlone(models: readonly CompiledModel[], records: readonly PassRecord[], contributions: readonly PassContribution[]): Map<string, ResolvedColumns> {
+  const byId = new Map<string, CompiledModel>();
+  for (const m of models) if (resolvesAlone(m)) byId.set(m.modelId, m);
+  const byRecord = new Map<string, PassContribution[]>();
+  for (const c of contributions) {
+    const list = byRecord.get(c.recordId);
+    if (list) list.push(c);
+    else byRecord.set(c.recordId, [c]);
+  }
+  const out = new Map<string, ResolvedColumns>();
+  for (const record of records) {
+    const model = byId.get(record.modelId);
+    if (model) out.set(record.id, resolveRecordAlone(model, byRecord.get(record.id) ?? []));
+  }
+  return out;
+}
+
+/** What writing a model's records needs, worked out once per compiled definition. */
+interface ModelPlan {
+  /** Each field's name as JSON text (`"name"`), in field order. */
+  names: string[];
+  /** Field indexes in the order of their names' UTF-16 code units: RFC 8785's key order. */
+  sorted: number[];
+}
+
+const plans = new WeakMap<CompiledModel, ModelPlan>();
+
+function planOf(model: CompiledModel): ModelPlan {
+  let plan = plans.get(model);
+  if (!plan) {
+    const names = model.fields.map((f) => JSON.stringify(f.name));
+    const sorted = model.fields.map((_, i) => i).sort((a, b) => (model.fields[a].name < model.fields[b].name ? -1 : model.fields[a].name > model.fields[b].name ? 1 : 0));
+    plans.set(model, (plan = { names, sorted }));
+  }
+  return plan;
+}
+
+/**
+ * A value's JSON text in a record's data, and in its canonical form: the same for strings,
+ * finite numbers, booleans and null (RFC 8785 writes them as JSON.stringify does); an object
+ * or array is written canonically on its own.
+ */
+function valueTexts(value: unknown): [string, string] {
+  if (value === null || typeof value !== "object") {
+    const t = typeof value === "number" && !Number.isFinite(value) ? "null" : JSON.stringify(value);
+    return [t, t];
+  }
+  return [JSON.stringify(value), canonicalJson(value)];
+}
+
+/**
+ * The columns of one record of a model that resolves alone, from its accepted contributions
+ * (see {@link resolveAlone}): the data's JSON in field order and the canonical JSON behind
+ * its hash are written from the same value texts, the lineage with its field names quoted
+ * once per definition, and no intermediate object per field.
+ */
+export function resolveRecordAlone(model: CompiledModel, own: readonly PassContribution[]): ResolvedColumns {
+  const plan = planOf(model);
+  const fields = model.fields;
+  const issues: RecordIssue[] = [];
+  const lineage = new LineageWriter(modelLineagePolicy(model));
+  const canonicalTexts: (string | undefined)[] = new Array(fields.length);
+  let data = "";
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i];
+    const won = own.length === 0 ? undefined : winnerOf(field, own);
+    addValueIssues(issues, field, won?.value);
+    if (!won) continue;
+    const [text, canonical] = valueTexts(won.value);
+    canonicalTexts[i] = canonical;
+    data += `${data === "" ? "{" : ","}${plan.names[i]}:${text}`;
+    lineage.field(field.name, won.c.contributionId, won.c.sourceId, won.c.sourceType, won.c.confidence, field.resolution.policy, won.candidates);
+  }
+  let canonical = "";
+  for (const i of plan.sorted) if (canonicalTexts[i] !== undefined) canonical += `${canonical === "" ? "{" : ","}${plan.names[i]}:${canonicalTexts[i]}`;
+  return {
+    data: data === "" ? "{}" : `${data}}`,
+    sha256: sha256Hex(canonical === "" ? "{}" : `${canonical}}`),
+    issues: issues.length === 0 ? "[]" : JSON.stringify(issues),
+    lineage: lineage.text(),
+  };
 }

@@ -114,11 +114,13 @@ function fieldIssues(field: CompiledField, value: unknown): readonly RecordIssue
  */
 export function validateValues(model: CompiledModel, values: Record<string, unknown>): RecordIssue[] {
   const issues: RecordIssue[] = [];
-  for (const field of model.fields) {
-    const value = hasOwn(values, field.fieldId) ? values[field.fieldId] : undefined;
-    const found = fieldIssues(field, value);
-    if (found.length === 0) continue;
-    for (const issue of [...found].sort((a, b) => CODE_ORDER.indexOf(a.code) - CODE_ORDER.indexOf(b.code))) issues.push(issue);
-  }
+  for (const field of model.fields) addValueIssues(issues, field, hasOwn(values, field.fieldId) ? values[field.fieldId] : undefined);
   return issues;
+}
+
+/** Appends the issues of one field's value (undefined: it has none) to `issues`, in code order: a step of {@link validateValues}. */
+export function addValueIssues(issues: RecordIssue[], field: CompiledField, value: unknown): void {
+  const found = fieldIssues(field, value);
+  if (found.length === 0) return;
+  for (const issue of [...found].sort((a, b) => CODE_ORDER.indexOf(a.code) - CODE_ORDER.indexOf(b.code))) issues.push(issue);
 }

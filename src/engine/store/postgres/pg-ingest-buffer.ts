@@ -1,6 +1,6 @@
 import type postgres from "postgres";
 import type { RecordWrite } from "../pass-store.js";
-import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, type ContributionInsert, type FoundRecord, type IdentityKey, type RecordInsert, type SourceKey } from "../evidence-repo.js";
+import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, type ContributionInsert, type FoundRecord, type IdentityKey, type RecordInsert, type SourceHead, type SourceKey } from "../evidence-repo.js";
 import { copyIn, copyValue } from "./pg-copy.js";
 import type { GroupConnection, StatementHook } from "./pg-group-connection.js";
 import type { KnownIdentities } from "./pg-known-identities.js";
@@ -107,7 +107,7 @@ export class IngestBuffer implements StatementHook {
   private readonly identities = new Map<string, FoundRecord>();
   /** Records this group created: their accepted contributions are all in `heads`. */
   private readonly created = new Set<number>();
-  private readonly heads = new Map<string, { id: string; key: number }>();
+  private readonly heads = new Map<string, SourceHead>();
   private readonly byKey = new Map<number, HeldContribution>();
   /** The identities of the records this group made, with their contexts (for `known`). */
   private made: [number, string][] = [];
@@ -186,8 +186,8 @@ export class IngestBuffer implements StatementHook {
   }
 
   /** Accepted contributions among the held ones (a record this group created has no other); `missing` are for the database. */
-  acceptedFromSources(keys: readonly SourceKey[]): { found: Map<string, { id: string; key: number }>; missing: SourceKey[] } {
-    const found = new Map<string, { id: string; key: number }>();
+  acceptedFromSources(keys: readonly SourceKey[]): { found: Map<string, SourceHead>; missing: SourceKey[] } {
+    const found = new Map<string, SourceHead>();
     const missing: SourceKey[] = [];
     for (const k of keys) {
       const mk = sourceMapKey(k);
@@ -228,7 +228,7 @@ export class IngestBuffer implements StatementHook {
     rows.forEach((c, i) => (c.key = keys[i]));
     const w = copyValue(ws);
     const held: HeldContribution[] = [];
-    const replaced: [string, { id: string; key: number } | undefined][] = [];
+    const replaced: [string, SourceHead | undefined][] = [];
     for (const c of rows) {
       const supersedes = c.supersedesRow?.key ?? c.supersedesKey;
       const row: HeldContribution = {
@@ -244,7 +244,17 @@ export class IngestBuffer implements StatementHook {
       if (c.status === "accepted") {
         const mk = sourceMapKey(c);
         replaced.push([mk, this.heads.get(mk)]);
-        this.heads.set(mk, { id: c.id, key: row.key });
+        this.heads.set(mk, {
+          id: c.id,
+          key: row.key,
+          sourceType: c.sourceType,
+          data: c.data,
+          confidences: c.fieldConfidences,
+          observedAt: c.observedAt,
+          receivedAt: c.receivedAt,
+          createdBy: c.createdBy,
+          supersedes: c.supersedesId,
+        });
       }
     }
     this.undo?.push(() => {

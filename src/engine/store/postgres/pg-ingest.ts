@@ -1,4 +1,4 @@
-import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, workspaceKey, type FoundRecord, type IdentityKey, type IngestStore, type SourceKey } from "../evidence-repo.js";
+import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, workspaceKey, type FoundRecord, type IdentityKey, type IngestStore, type SourceHead, type SourceKey } from "../evidence-repo.js";
 import type { Sql } from "../sql.js";
 import { IngestBuffer, type KeyBlocks } from "./pg-ingest-buffer.js";
 import type { KnownIdentities } from "./pg-known-identities.js";
@@ -55,8 +55,11 @@ const FIND_RECORDS = `SELECT r.id AS key, r.uuid AS id, r.context_id AS c, r.mod
   JOIN unnest(?::bigint[], ?::bigint[], ?::text[]) AS x(c, m, k) ON r.context_id = x.c AND r.model_id = x.m AND r.identity_key = x.k
   WHERE r.deleted_at IS NULL`;
 // The unique index on accepted contributions makes this one index probe per pair.
-const ACCEPTED = `SELECT k.id AS key, k.uuid AS id, k.record_id AS r, k.source_id AS s FROM contributions k
+const ACCEPTED = `SELECT k.id AS key, k.uuid AS id, k.record_id AS r, k.source_id AS s, k.source_type AS "sourceType", k.data::text AS data,
+    k.field_confidences::text AS confidences, k.observed_at AS "observedAt", k.received_at AS "receivedAt", k.created_by AS "createdBy", p.uuid AS supersedes
+  FROM contributions k
   JOIN unnest(?::bigint[], ?::text[]) AS x(r, s) ON k.record_id = x.r AND k.source_id = x.s
+  LEFT JOIN contributions p ON p.id = k.supersedes
   WHERE k.status = 'accepted'`;
 
 // Under the group's row lock on each context (taken by the call before its lookups).
@@ -75,10 +78,10 @@ async function storedRecords(db: Sql, keys: readonly IdentityKey[], found: Map<s
   return found;
 }
 
-async function storedHeads(db: Sql, keys: readonly SourceKey[], found: Map<string, { id: string; key: number }>): Promise<Map<string, { id: string; key: number }>> {
+async function storedHeads(db: Sql, keys: readonly SourceKey[], found: Map<string, SourceHead>): Promise<Map<string, SourceHead>> {
   if (keys.length === 0) return found;
-  const rows = await db.all<{ key: number; id: string; r: number; s: string }>(ACCEPTED, [keys.map((k) => k.recordKey), keys.map((k) => k.sourceId)]);
-  for (const r of rows) found.set(sourceMapKey({ recordKey: Number(r.r), sourceId: r.s }), { key: Number(r.key), id: r.id });
+  const rows = await db.all<Omit<SourceHead, "key"> & { key: number; r: number; s: string }>(ACCEPTED, [keys.map((k) => k.recordKey), keys.map((k) => k.sourceId)]);
+  for (const { r, s, ...head } of rows) found.set(sourceMapKey({ recordKey: Number(r), sourceId: s }), { ...head, key: Number(head.key) });
   return found;
 }
 

@@ -1,4 +1,4 @@
-import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, workspaceKey, type FoundRecord, type IngestStore } from "../evidence-repo.js";
+import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, workspaceKey, type FoundRecord, type IngestStore, type SourceHead } from "../evidence-repo.js";
 import { uuidBytesOf, uuidString } from "../values.js";
 import { sqliteStatement } from "./sqlite-sql.js";
 
@@ -46,16 +46,28 @@ export const sqliteIngest: IngestStore = {
    * (which grew linearly: 2.5 s of a 1M-line import).
    */
   async acceptedFromSources(db, keys) {
-    const found = new Map<string, { id: string; key: number }>();
+    const found = new Map<string, SourceHead>();
     if (keys.length === 0) return found;
     const head = sqliteStatement(
       db,
-      `SELECT id, uuid FROM contributions WHERE id = (SELECT id FROM contributions WHERE record_id = ? AND source_id = ? ORDER BY id DESC LIMIT 1)
-       AND status = 'accepted'`,
+      `SELECT k.id, k.uuid, k.source_type, k.data, k.field_confidences, k.observed_at, k.received_at, k.created_by, p.uuid
+       FROM contributions k LEFT JOIN contributions p ON p.id = k.supersedes
+       WHERE k.id = (SELECT id FROM contributions WHERE record_id = ? AND source_id = ? ORDER BY id DESC LIMIT 1) AND k.status = 'accepted'`,
     ).raw();
     for (const k of keys) {
-      const row = head.get(k.recordKey, k.sourceId) as [number, Buffer] | undefined;
-      if (row) found.set(sourceMapKey(k), { key: Number(row[0]), id: uuidString(row[1]) });
+      const row = head.get(k.recordKey, k.sourceId) as [number, Buffer, string, string, string | null, string | null, number, string, Buffer | null] | undefined;
+      if (!row) continue;
+      found.set(sourceMapKey(k), {
+        key: Number(row[0]),
+        id: uuidString(row[1]),
+        sourceType: row[2],
+        data: row[3],
+        confidences: row[4],
+        observedAt: row[5],
+        receivedAt: new Date(Number(row[6])).toISOString(),
+        createdBy: row[7],
+        supersedes: row[8] ? uuidString(row[8]) : null,
+      });
     }
     return found;
   },
