@@ -44,6 +44,12 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
+/**
+ * While contexts are being computed, how often an idle worker looks for claims whose holder
+ * died (PostgreSQL): the bound on how late a dead node's work is taken over.
+ */
+const HOLDER_CHECK_MS = 1000;
+
 /** How many leases a batch of passes may run before the server's worker takes it as stuck. */
 const STUCK_AFTER_LEASES = 6;
 
@@ -97,11 +103,17 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
     if (!(isDdsError(err) && err.code === "database_unavailable")) logger?.event("pipeline_error", { error: (err as Error).message }, "error");
   };
 
-  /** How long an idle worker sleeps: SQLite polls; PostgreSQL waits for a notification or the next lease end. */
+  /**
+   * How long an idle worker sleeps: SQLite polls; PostgreSQL waits for a notification or the
+   * next lease end, and while some context is being computed, looks again every
+   * HOLDER_CHECK_MS: a node that died says nothing, its claims come free with its session.
+   */
   const idleFor = async (): Promise<number> => {
     if (!store.hearsOtherProcesses) return idleMs;
     const next = await pipeline.repo.nextLeaseExpiry();
-    return next === undefined ? safetyMs : Math.max(1, Math.min(safetyMs, next - Date.now() + 1));
+    if (next === undefined) return safetyMs;
+    const check = store.sql.dialect.claimHolderGone ? HOLDER_CHECK_MS : Infinity;
+    return Math.max(1, Math.min(safetyMs, check, next - Date.now() + 1));
   };
 
   const loop = async () => {

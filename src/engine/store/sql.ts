@@ -117,4 +117,10 @@ export interface Dialect {
   inKeys(column: string): string;
   /** The parameter of {@link inKeys}. */
   keyList(keys: readonly number[]): unknown;
+  /**
+   * True when the worker named in the text `column` (a claim's `claimed_by`) has no live
+   * session holding its mark (see claim-session.ts): its claims may be taken over before
+   * their lease ends. Absent where claims are bound to their lease only (SQLite).
+   */
+  claimHolderGone?(column: string): string;
 }

@@ -1,5 +1,6 @@
 import type { Dialect } from "../sql.js";
 import { isUuidText } from "../values.js";
+import { claimHolderGone } from "./pg-claim-marks.js";
 
 /** `'{a,b}'`: a text-array literal of keys the caller has checked (letters, digits, `_`, `-`). */
 const keyPath = (keys: readonly string[]) => `'{${keys.join(",")}}'`;
@@ -33,4 +34,5 @@ export const postgresDialect: Dialect = {
   containsText: (text) => `strpos(lower(CAST(${text} AS TEXT)), lower(?)) > 0`,
   inKeys: (column) => `${column} = ANY(CAST(? AS bigint[]))`,
   keyList: (keys) => keys,
+  claimHolderGone,
 };

@@ -14,6 +14,7 @@ import { createPgPool, SESSION_SETTINGS } from "./pg-pool.js";
 import { pgRootSql } from "./pg-sql.js";
 import { pgMarkStale } from "./pg-stale.js";
 import { createAnalyzer } from "./pg-analyze.js";
+import { setClaimSession } from "../claim-session.js";
 import { createPgWriteGroups } from "./pg-write-group.js";
 import { parsePgUrl } from "./pg-url.js";
 
@@ -29,6 +30,14 @@ export interface PostgresStoreOptions {
   /** Told how a long upgrade of an earlier release's database advances. */
   onMigrationProgress?: OnMigrationProgress;
 }
+
+/**
+ * The listening connection holds the node's claim marks: a host that vanished without
+ * closing it (a lost machine, a cut network) is found by PostgreSQL's keepalive probes
+ * within about 4 s (2 s idle, then 2 probes a second apart; 4 s at most for data it sent
+ * that stays unacknowledged), and its claims are taken over.
+ */
+const LISTENER_SETTINGS: Record<string, string> = { tcp_keepalives_idle: "2", tcp_keepalives_interval: "1", tcp_keepalives_count: "2", tcp_user_timeout: "4000" };
 
 /** How long `ping` (readiness) waits for the database. */
 const PING_MS = 2000;
@@ -53,7 +62,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   let notifications: ReturnType<typeof createNotifications> | undefined;
   try {
     await migratePostgres(pool.client, location, options.migrate ?? true, options.onMigrationProgress);
-    notifications = createNotifications(parsePgUrl(url).driverUrl, { application_name: options.env?.PGAPPNAME ?? "ddsctl", ...SESSION_SETTINGS });
+    notifications = createNotifications(parsePgUrl(url).driverUrl, { application_name: options.env?.PGAPPNAME ?? "ddsctl", ...SESSION_SETTINGS, ...LISTENER_SETTINGS });
     await notifications.start();
   } catch (err) {
     await notifications?.close().catch(() => undefined);
@@ -64,6 +73,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const groups = createPgWriteGroups(pool, listener, createAnalyzer(pool));
   const sql = pgRootSql(pool, listener, groups);
   const keyLocks = createKeyLocks(pool);
+  // Claims stand while the listening session holds their worker's mark (see claim-session.ts).
+  setClaimSession(sql, listener.marks);
   // A database found unreachable: the listening connection may be silently dead too.
   pool.onReset(() => listener.reset());
   return {
