@@ -129,7 +129,7 @@ describe("two serve nodes on one PostgreSQL", () => {
         a.child.kill("SIGKILL");
         await a.child;
         const left = held.length > 0 ? await db.unsafe(`SELECT id, claim_token AS token, lease_expires_at::text AS lease FROM contexts WHERE freshness = 'computing' AND claimed_by LIKE $1`, [`%:${pid}:%`]) : [];
-        stranded = left[0] as typeof stranded;
+        stranded = left[0] as unknown as typeof stranded;
         if (!stranded) await until(allResolved(db), "every context to be resolved");
       }
       expect(stranded, "a kill landed while the node held a claim").toBeDefined();

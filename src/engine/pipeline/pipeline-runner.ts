@@ -37,6 +37,8 @@ export interface WorkerOptions {
 
 /** The share of the time passes may take while write requests keep arriving. */
 const BUSY_SHARE = 0.1;
+/** Quiet this long (no write here or on any node) ends a pause of BUSY_SHARE: the load is over. */
+const LOAD_ENDED_MS = 250;
 
 /** A running worker. */
 export interface RunningWorker {
@@ -116,6 +118,20 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
     return Math.max(1, Math.min(safetyMs, check, next - Date.now() + 1));
   };
 
+  /**
+   * The pause after a pass made while writes keep arriving (see BUSY_SHARE), cut short once
+   * they have stopped (LOAD_ENDED_MS of quiet, anywhere): a pass that took a second on a node
+   * held to a fraction of a core would otherwise keep it idle for nine more after the load
+   * ended, with its backlog waiting.
+   */
+  const yieldWhileBusy = async (ms: number) => {
+    const end = performance.now() + ms;
+    const quiet = Math.max(settleMs, LOAD_ENDED_MS);
+    for (let left = ms; left > 0 && !stopping && Date.now() - activity.lastWriteAt < quiet; left = end - performance.now()) {
+      await sleep(Math.max(1, Math.min(left, quiet)));
+    }
+  };
+
   const loop = async () => {
     let deferringSince: number | undefined;
     while (!stopping) {
@@ -143,7 +159,7 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
         continue;
       }
       if (worked && busy) {
-        await sleep(Math.max(1, ((performance.now() - passStarted) * (1 - BUSY_SHARE)) / BUSY_SHARE));
+        await yieldWhileBusy(Math.max(1, ((performance.now() - passStarted) * (1 - BUSY_SHARE)) / BUSY_SHARE));
       } else if (worked) {
         await yieldToEventLoop();
       } else {

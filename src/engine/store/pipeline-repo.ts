@@ -178,7 +178,7 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
     },
     /**
      * Commits passes in one transaction: first their contexts are locked (in key order, as
-     * every writer locks them) and each claim checked; a pass whose claim was lost (its
+     * every writer locks them; not against writers of evidence, whose marks wait for this) and each claim checked; a pass whose claim was lost (its
      * token is no longer the context's: the lease ran out and another worker took it over)
      * writes nothing and is answered undefined. The others' records, links and evaluations
      * are written together (only what changed), then their contexts' freshness: resolved,
@@ -192,7 +192,7 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       return db.tx(async (tx) => {
         const t = tx.dialect;
         const rows = await tx.all<{ key: number; claimedBy: string | null; token: number; v: number }>(
-          `SELECT id AS key, claimed_by AS "claimedBy", claim_token AS token, evidence_version AS v FROM contexts WHERE ${t.inKeys("id")} ORDER BY id ${t.forUpdate}`,
+          `SELECT id AS key, claimed_by AS "claimedBy", claim_token AS token, evidence_version AS v FROM contexts WHERE ${t.inKeys("id")} ORDER BY id ${t.forNoKeyUpdate}`,
           [t.keyList(items.map((i) => i.claim.contextKey))],
         );
         const current = new Map(rows.map((r) => [Number(r.key), r]));

@@ -74,7 +74,20 @@ export interface Dialect {
    * write transactions already hold the whole database.
    */
   readonly forUpdate: string;
-  /** Appended to a queue's SELECT: `FOR UPDATE SKIP LOCKED` on PostgreSQL, nothing on SQLite. */
+  /**
+   * Appended to a SELECT of rows whose non-key columns the transaction is about to change
+   * (freshness, versions): `FOR NO KEY UPDATE` on PostgreSQL, which waits for other
+   * changers but not for writers of evidence holding {@link forKeyShare}; nothing on SQLite.
+   */
+  readonly forNoKeyUpdate: string;
+  /**
+   * Appended to a SELECT of rows that must not change status or disappear while the
+   * transaction writes under them (the contexts a bulk writes evidence into): `FOR KEY
+   * SHARE` on PostgreSQL, which writers share with each other and with the pipeline's claims
+   * and commits, and which only `forUpdate` (a status change) waits for; nothing on SQLite.
+   */
+  readonly forKeyShare: string;
+  /** Appended to a queue's SELECT: `FOR NO KEY UPDATE SKIP LOCKED` on PostgreSQL, nothing on SQLite. */
   readonly skipLocked: string;
   /** A UUID parameter; a string that is no UUID becomes NULL, which matches nothing. */
   uuid(id: string | null | undefined): unknown;

@@ -14,7 +14,10 @@ const keyPath = (keys: readonly string[]) => `'{${keys.join(",")}}'`;
 export const postgresDialect: Dialect = {
   name: "postgres",
   forUpdate: "FOR UPDATE",
-  skipLocked: "FOR UPDATE SKIP LOCKED",
+  forNoKeyUpdate: "FOR NO KEY UPDATE",
+  forKeyShare: "FOR KEY SHARE",
+  // Not FOR UPDATE: a context a bulk is writing evidence into (FOR KEY SHARE) stays claimable.
+  skipLocked: "FOR NO KEY UPDATE SKIP LOCKED",
   // NULL matches nothing: a malformed id finds nothing (the uuid type would refuse it).
   uuid: (id) => (isUuidText(id) ? id.toLowerCase() : null),
   time: (t) => (t === null || t === undefined ? null : typeof t === "number" ? new Date(t).toISOString() : t),

@@ -12,7 +12,7 @@ import { appliedMigrations, migratePostgres } from "./pg-migrate.js";
 import { createNotifications } from "./pg-notifications.js";
 import { createPgPool, SESSION_SETTINGS } from "./pg-pool.js";
 import { pgRootSql } from "./pg-sql.js";
-import { pgMarkStale } from "./pg-stale.js";
+import { pgMarkStale, pgMarkStaleAtCommit } from "./pg-stale.js";
 import { createAnalyzer } from "./pg-analyze.js";
 import { setClaimSession } from "../claim-session.js";
 import { createPgWriteGroups } from "./pg-write-group.js";
@@ -86,6 +86,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     ingest: pgIngest,
     passes: pgPasses,
     markStale: (db, ids, records) => pgMarkStale(db, ids, groups.marks, records),
+    markStaleAtCommit: pgMarkStaleAtCommit,
     writeGroup: () => groups.open(sql.memo),
     changeStamp: () => listener.stamp(),
     on: (signal: Signal, fn: () => void) => listener.on(signal, fn),
