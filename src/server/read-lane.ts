@@ -23,6 +23,52 @@ const EXTERNAL_CHANGES_MS = 1;
 /** Cached read answers at most (each a few hundred bytes to a few KB). */
 const MAX_CACHED = 1000;
 
+/** A single-resource read's answer as sent: its body, the route that made it, and for whom. */
+interface Answer {
+  body: string;
+  /** The body's length in bytes. */
+  length: number;
+  template: string;
+  status: number;
+  principal: Principal;
+}
+
+/**
+ * Answers by path, then by Authorization header, while the change stamp is unchanged (a
+ * new stamp empties it): two lookups of the strings as received, where one key made of both
+ * would be built and hashed anew on every request.
+ */
+class AnswerCache {
+  private readonly byPath = new Map<string, Map<string, Answer>>();
+  private stamp = "";
+  private size = 0;
+
+  constructor(private readonly max: number) {}
+
+  get(stamp: string, path: string, authorization: string): Answer | undefined {
+    if (stamp !== this.stamp) {
+      this.byPath.clear();
+      this.size = 0;
+      this.stamp = stamp;
+      return undefined;
+    }
+    return this.byPath.get(path)?.get(authorization);
+  }
+
+  /** Remembers an answer made under `stamp`; ignored when the stamp has moved on since. */
+  set(stamp: string, path: string, authorization: string, answer: Answer): void {
+    if (stamp !== this.stamp) return;
+    if (this.size >= this.max) {
+      this.byPath.clear();
+      this.size = 0;
+    }
+    let byToken = this.byPath.get(path);
+    if (!byToken) this.byPath.set(path, (byToken = new Map()));
+    if (!byToken.has(authorization)) this.size++;
+    byToken.set(authorization, answer);
+  }
+}
+
 /** What the read lane needs: the store, the app's own authenticator, engines, activity and logger. */
 export interface ReadLaneOptions {
   store: Store;
@@ -55,6 +101,13 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
   const { store, auth, engines, activity, logger } = options;
   const cache = new StampedCache<string>(MAX_CACHED);
   /**
+   * The answers sent, by the Authorization header as presented and the path, under the
+   * same change stamp as `cache`: the same request again is answered with what was sent,
+   * without routing it or admitting its token again (any change, a revocation included,
+   * moves the stamp and empties this). Only the token's use is recorded.
+   */
+  const answers = new AnswerCache(MAX_CACHED);
+  /**
    * A request header by its lowercase name, read from rawHeaders (cheaper than building
    * req.headers); repeated headers are joined with ", " as the app's Headers join them.
    */
@@ -67,19 +120,26 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     return value;
   };
 
-  const serve = (req: IncomingMessage, res: ServerResponse, next: Listener, found: MatchedRoute, principal: Principal, stamp: string, started: number) => {
+  /** Sends an answer, with its headers and its access-log line. */
+  const send = (req: IncomingMessage, res: ServerResponse, answer: Answer, started: number) => {
+    const requestId = requestIdOf(header(req, "x-request-id"));
+    markRoute(res, answer.template);
+    res.writeHead(answer.status, { "content-type": "application/json", "x-request-id": requestId, "content-length": answer.length });
+    res.end(answer.body);
+    if (logger?.requests) logger.request({ method: "GET", path: req.url!, route: answer.template, status: answer.status, started, workspace: answer.principal.workspace, requestId });
+  };
+
+  const serve = (req: IncomingMessage, res: ServerResponse, next: Listener, found: MatchedRoute, principal: Principal, stamp: string, started: number, authorization: string) => {
     const path = req.url!;
-    const send = (body: string) => {
-      const requestId = requestIdOf(header(req, "x-request-id"));
-      markRoute(res, found.template);
-      res.writeHead(found.route.status, { "content-type": "application/json", "x-request-id": requestId, "content-length": Buffer.byteLength(body) });
-      res.end(body);
-      if (logger?.requests) logger.request({ method: "GET", path, route: found.template, status: found.route.status, started, workspace: principal.workspace, requestId });
-    };
     const cacheable = found.route.operation.startsWith("get");
+    const answer = (body: string): Answer => {
+      const made = { body, length: Buffer.byteLength(body), template: found.template, status: found.route.status, principal };
+      if (cacheable) answers.set(stamp, path, authorization, made);
+      return made;
+    };
     const key = `${principal.workspace}\n${path}`;
     const hit = cacheable ? cache.get(stamp, key) : undefined;
-    if (hit !== undefined) return send(hit);
+    if (hit !== undefined) return send(req, res, answer(hit), started);
     const query = found.route.query.kind !== "none" ? parseRouteQuery(found.route, NO_QUERY) : undefined;
     let call: Promise<unknown>;
     try {
@@ -92,7 +152,7 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
         const body = JSON.stringify(result);
         // Kept only under the stamp read before the call (a change since empties the cache).
         if (cacheable) cache.set(stamp, key, body);
-        send(body);
+        send(req, res, answer(body), started);
       },
       () => void next(req, res),
     );
@@ -101,14 +161,21 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
   return (req, res, next) => {
     const path = req.url ?? "";
     if (req.method !== "GET" || activity.closing || !path.startsWith("/v1/") || path.includes("?") || path.includes("%")) return void next(req, res);
+    const started = logger?.requests ? performance.now() : 0;
+    const stamp = store.changeStamp(EXTERNAL_CHANGES_MS);
+    const authorization = header(req, "authorization");
+    // The same request answered before under this stamp: its answer again.
+    const known = authorization === undefined ? undefined : answers.get(stamp, path, authorization);
+    if (known !== undefined) {
+      auth.used?.(known.principal);
+      return send(req, res, known, started);
+    }
     const found = matchRoute("GET", path);
     if (!found) return void next(req, res);
-    const started = performance.now();
-    const stamp = store.changeStamp(EXTERNAL_CHANGES_MS);
     // The app's own admission rule; a refusal is answered by the app, with its problem.
-    const proceed = ({ principal, refused }: Admission) => (refused === undefined ? serve(req, res, next, found, principal, stamp, started) : void next(req, res));
+    const proceed = ({ principal, refused }: Admission) => (refused === undefined ? serve(req, res, next, found, principal, stamp, started, authorization!) : void next(req, res));
     // A remembered verdict answers at once; otherwise the token is looked up first.
-    const admission = admit(found.route, auth, header(req, "authorization"), stamp);
+    const admission = admit(found.route, auth, authorization, stamp);
     if (!(admission instanceof Promise)) return proceed(admission);
     admission.then(proceed, () => void next(req, res));
   };

@@ -94,21 +94,30 @@ const MAX_CACHED = 10_000;
  * process's own, bounded, and dropped at every change; the database holds hashes only and
  * nothing logs a token.
  */
-export function createAuthenticator(store: Store, options: { onError?: (err: unknown) => void } = {}) {
+export function createAuthenticator(store: Store, options: { onError?: (err: unknown) => void } = {}): Authenticator {
   const repo = createTokenRepo(store.sql);
   const touched = new Map<string, number>();
   const cache = new StampedCache<Principal | null>(MAX_CACHED);
-  const admit = (principal: Principal | null): Principal | undefined => {
-    if (!principal) return undefined;
+  /** Records that a token was used (its `lastUsedAt`, written at most every TOUCH_EVERY_MS). */
+  const used = (principal: Principal): void => {
     const t = Date.now();
     if (t - (touched.get(principal.tokenId) ?? 0) > TOUCH_EVERY_MS) {
       touched.set(principal.tokenId, t);
       // Bookkeeping only: a failed write must not fail the request it rides on.
       repo.touch(principal.tokenId, new Date(t).toISOString()).catch((err: unknown) => options.onError?.(err));
     }
+  };
+  const admit = (principal: Principal | null): Principal | undefined => {
+    if (!principal) return undefined;
+    used(principal);
     return { ...principal, scopes: [...principal.scopes] };
   };
   return {
+    /**
+     * Records a use of a principal this authenticator granted (the read lane answering a
+     * request it answered before for the same token, without asking again).
+     */
+    used,
     /**
      * The remembered verdict of a token under `stamp`: a principal, null for a refused
      * token, undefined when not remembered (then call `authenticate`). Synchronous, for
@@ -137,5 +146,12 @@ export function createAuthenticator(store: Store, options: { onError?: (err: unk
   };
 }
 
-/** The authenticator type. */
-export type Authenticator = ReturnType<typeof createAuthenticator>;
+/** What checks bearer tokens (see createAuthenticator). */
+export interface Authenticator {
+  /** The remembered verdict of a token under `stamp`: a principal, null for a refused token, undefined when not remembered. */
+  cached(token: string, stamp: string): Principal | null | undefined;
+  /** The principal of a valid, unrevoked token, or undefined. */
+  authenticate(token: string, stamp?: string): Promise<Principal | undefined>;
+  /** Records a use of a principal it granted, when a caller answers without asking again (absent: nothing to record). */
+  used?(principal: Principal): void;
+}

@@ -17,6 +17,12 @@ export class SqliteConnection {
   readonly memo = new Map<string, unknown>();
   /** See Sql.groupMemo: emptied whenever the group opens, ends or loses a savepoint. */
   readonly groupMemo = new Map<string, unknown>();
+  /**
+   * Moves after every statement that may have changed a row through this connection (a
+   * write, a transaction's end): the change stamp asks SQLite for its count of changed rows
+   * only when this moved, not on every read (see changeStamps in sqlite-store.ts).
+   */
+  writes = 0;
 
   constructor(
     readonly raw: Database.Database,
@@ -45,6 +51,7 @@ export class SqliteConnection {
 
   run(text: string): void {
     this.q(text).stmt.run();
+    this.writes++;
   }
 }
 
@@ -107,9 +114,26 @@ export function sqliteRootSql(conn: SqliteConnection): Sql {
     get groupMemo() {
       return conn.groupOpen ? conn.groupMemo : undefined;
     },
-    all: <T>(text: string, params: readonly unknown[] = []) => exclusive(() => allRows<T>(conn.q(text), params)),
-    get: <T>(text: string, params: readonly unknown[] = []) => exclusive(() => firstRow<T>(conn.q(text), params)),
-    run: (text: string, params: readonly unknown[] = []) => exclusive(() => conn.q(text).stmt.run(params).changes),
+    all: <T>(text: string, params: readonly unknown[] = []) =>
+      exclusive(() => {
+        const p = conn.q(text);
+        const rows = allRows<T>(p, params);
+        if (!p.stmt.readonly) conn.writes++;
+        return rows;
+      }),
+    get: <T>(text: string, params: readonly unknown[] = []) =>
+      exclusive(() => {
+        const p = conn.q(text);
+        const row = firstRow<T>(p, params);
+        if (!p.stmt.readonly) conn.writes++;
+        return row;
+      }),
+    run: (text: string, params: readonly unknown[] = []) =>
+      exclusive(() => {
+        const changes = conn.q(text).stmt.run(params).changes;
+        conn.writes++;
+        return changes;
+      }),
     async tx<T>(fn: (tx: Sql) => Promise<T>, options: TxOptions = {}): Promise<T> {
       const wait = conn.lock.acquire();
       if (wait) await wait;

@@ -83,7 +83,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     concurrentWriters: false,
     ingest: sqliteIngest,
     passes: sqlitePasses,
-    changeStamp: changeStamps(raw),
+    changeStamp: changeStamps(raw, conn),
     on(signal, fn) {
       let set = listeners.get(signal);
       if (!set) listeners.set(signal, (set = new Set()));
@@ -124,11 +124,15 @@ function createPrivately(path: string): void {
  * written through this one). One cheap statement each; the first takes a read lock, so it
  * is re-read at most every `maxAgeMs`, while this connection's writes count at once.
  */
-function changeStamps(raw: Database.Database): (maxAgeMs?: number) => string {
+function changeStamps(raw: Database.Database, conn: SqliteConnection): (maxAgeMs?: number) => string {
   const dataVersion = raw.prepare("PRAGMA data_version").pluck();
   const totalChanges = raw.prepare("SELECT total_changes()").pluck();
   let external = 0;
   let externalAt = -Infinity;
+  // total_changes is asked again only after a statement that may have written (a read-mostly
+  // server would otherwise run it on every request).
+  let total = 0;
+  let writesSeen = -1;
   // The last stamp and its parts: building the string on every call cost more than the
   // statement, and a read-mostly server asks on every request.
   let stamp = "";
@@ -140,7 +144,10 @@ function changeStamps(raw: Database.Database): (maxAgeMs?: number) => string {
       external = dataVersion.get() as number;
       externalAt = now;
     }
-    const total = totalChanges.get() as number;
+    if (conn.writes !== writesSeen) {
+      writesSeen = conn.writes;
+      total = totalChanges.get() as number;
+    }
     if (total !== stampTotal || external !== stampExternal) {
       stampTotal = total;
       stampExternal = external;
