@@ -51,6 +51,16 @@ describe("ddsctl rules eval", () => {
     expect((await cli(box, ["rules", "eval", fixture("drafts", "ltv-draft.yaml"), "--context", contextId, "--against", "dti-limit"])).exitCode).toBe(2);
   });
 
+  it("a path no model has: 422 compile_failed naming the path and what the model has, exit 1", async () => {
+    const r = await cli(box, ["rules", "eval", "-", "--context", "case-1"], JSON.stringify({ "<=": [{ var: "Loan.noSuchField" }, 1] }));
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^error: expression does not compile: "Loan\.noSuchField": Loan has no field or relationship "noSuchField" \(fields: amount, .*; relationships: applicants\)$/m);
+    const all = await cli(box, ["rules", "eval", "-", "--all-contexts", "--json"], JSON.stringify({ var: "Loan.noSuchField" }));
+    expect(all.exitCode).toBe(1);
+    expect(JSON.parse(all.stderr.split("\n").filter((l) => l.startsWith("{"))[0])).toMatchObject({ code: "compile_failed", errors: [{ path: "expression.var" }] });
+  });
+
   it("an expression that does not compile: 422 compile_failed, exit 1", async () => {
     const r = await cli(box, ["rules", "eval", "-", "--context", contextId, "--json"], JSON.stringify({ nope: [1] }));
     expect(r.exitCode).toBe(1);
