@@ -4,6 +4,7 @@ import { parseAllDocuments } from "yaml";
 import { DdsError, type ProblemDetail } from "../../contract/errors.js";
 import { zodProblems } from "../../contract/parse.js";
 import { DOCUMENT_SCHEMAS, type AnyDocument, type DocumentKind, type LoadedDocument } from "./document-schema.js";
+import { pushAll } from "../../portable/arrays.js";
 
 const EXTENSIONS = new Set([".json", ".yaml", ".yml", ".ndjson"]);
 
@@ -29,7 +30,7 @@ function listFiles(dir: string): string[] {
   for (const name of readdirSync(dir).sort()) {
     if (name.startsWith(".")) continue;
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...listFiles(path));
+    if (statSync(path).isDirectory()) pushAll(out, listFiles(path));
     else if (EXTENSIONS.has(extname(name).toLowerCase())) out.push(path);
   }
   return out;

@@ -1,34 +1,18 @@
 import { DdsError, errors, type ProblemDetail } from "../../contract/errors.js";
-import type { ListQuery } from "../../contract/list-query.js";
 import type { DdsService } from "../../contract/service.js";
-import type { Context, Contribution, Model, Page, Rule } from "../../contract/schemas/index.js";
+import type { Context, Contribution, Model, Rule } from "../../contract/schemas/index.js";
 import { planContext, type ModelFacts } from "./context-plan.js";
 import type { ContextDocument, LoadedDocument, ModelDocument, RuleDocument } from "./document-schema.js";
 import { activationOrder, planModel } from "./model-plan.js";
 import type { Plan } from "./plan-types.js";
 import { planRule } from "./rule-plan.js";
 import { mapLimit } from "../../portable/map-limit.js";
+import { allModels, allPages } from "../../portable/workbench/trace/lineage-reader.js";
 import { validateRuleExpression } from "../../portable/json-logic/index.js";
 import { checkRulePaths, type RulePathModel } from "../../portable/rule-paths.js";
 
-/** Every item of a paged list. */
-export async function allPages<T>(fetch: (q: ListQuery) => Promise<Page<T>>, query: ListQuery = {}): Promise<T[]> {
-  const out: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await fetch({ ...query, limit: 500, cursor });
-    out.push(...page.data);
-    cursor = page.hasNextPage && page.nextCursor ? page.nextCursor : undefined;
-  } while (cursor);
-  return out;
-}
-
 async function storedModels(service: DdsService): Promise<Map<string, Model>> {
-  const models = await allPages(async (q) => {
-    const page = await service.listModels(q);
-    return { data: page.models, nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
-  });
-  return new Map(models.map((m) => [m.name, m]));
+  return new Map((await allModels(service)).map((m) => [m.name, m]));
 }
 
 /** The oldest context of that name: context names are not unique, apply adopts the first. */

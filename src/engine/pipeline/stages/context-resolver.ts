@@ -11,6 +11,7 @@ import { createModelIndex, type ModelIndex, type ModelInfo } from "./model-index
 import { compareRecordAge, hasOwn } from "./record-order.js";
 import { relationshipValue, type RecordReader } from "./record-resolver.js";
 import { rulePathProblem, type RulePathModel } from "../../../portable/rule-paths.js";
+import { pushAll } from "../../../portable/arrays.js";
 
 /**
  * The pass's models as rule paths are checked against (the compiled models: what the
@@ -69,7 +70,7 @@ function modelValue(info: ModelInfo, rest: readonly string[], snap: Snapshot): u
   const out: unknown[] = [];
   for (const r of records) {
     const value = through(r);
-    if (Array.isArray(value)) out.push(...value);
+    if (Array.isArray(value)) pushAll(out, value);
     else if (value !== undefined) out.push(value);
   }
   return out;

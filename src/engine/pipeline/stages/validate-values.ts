@@ -7,6 +7,7 @@ import type { FieldType, RecordIssue } from "../../../contract/schemas/index.js"
 import { isDate, isDateTime } from "../../models/field-definition.js";
 import type { CompiledField, CompiledModel } from "../../models/model-types.js";
 import { hasOwn } from "./record-order.js";
+import { pushAll } from "../../../portable/arrays.js";
 
 type IssueCode = RecordIssue["code"];
 
@@ -113,7 +114,7 @@ export function validateValues(model: CompiledModel, values: Record<string, unkn
     const value = hasOwn(values, field.fieldId) ? values[field.fieldId] : undefined;
     const found = fieldIssues(field, value);
     found.sort((a, b) => CODE_ORDER.indexOf(a.code) - CODE_ORDER.indexOf(b.code));
-    issues.push(...found);
+    pushAll(issues, found);
   }
   return issues;
 }

@@ -6,6 +6,7 @@
 import type { ListQuery } from "../../../contract/list-query.js";
 import type { Contribution, DdsRecord, Model } from "../../../contract/schemas/index.js";
 import type { DdsService } from "../../../contract/service.js";
+import { pushAll } from "../../arrays.js";
 
 /** Every page of a `{data, nextCursor, hasNextPage}` list. */
 export async function allPages<T>(fetch: (q: ListQuery) => Promise<{ data: T[]; nextCursor: string | null; hasNextPage: boolean }>, query: ListQuery = {}): Promise<T[]> {
@@ -13,7 +14,7 @@ export async function allPages<T>(fetch: (q: ListQuery) => Promise<{ data: T[]; 
   let cursor: string | undefined;
   for (;;) {
     const page = await fetch({ ...query, limit: 500, ...(cursor ? { cursor } : {}) });
-    out.push(...page.data);
+    pushAll(out, page.data);
     if (!page.hasNextPage || !page.nextCursor) return out;
     cursor = page.nextCursor;
   }
