@@ -125,6 +125,11 @@ function Workbench(props: { rule: Rule; onSaved(rule: Rule): void; caseId: strin
         </div>
       </div>
       <div class={stale ? "results stale" : "results"}>
+        {stale && (
+          <p class="stale-note" role="status">
+            Stale: the tests ran on the last version of the document that parsed.
+          </p>
+        )}
         <RuleTests rule={rule} expression={runnable.expression} />
       </div>
     </>
