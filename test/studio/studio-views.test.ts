@@ -53,6 +53,7 @@ afterAll(async () => {
   w?.cleanup();
 });
 
+const oneLine = (t: string) => t.replace(/\s+/g, " ").trim();
 const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
 
 describe("the studio's views in Chromium", () => {
@@ -140,6 +141,15 @@ describe("the studio's views in Chromium", () => {
     await shot("09-rule-tests");
   });
 
+  it("names the record of each element of an all in the trace", async () => {
+    const ruleId = JSON.parse(await w.run(["rules", "get", "min-credit-score", "--json", "--quiet"])).ruleId;
+    await page.goto(`${studio.origin}/cases/${ids.get("brennan-joint")}/evaluations/${ruleId}`);
+    const second = page.locator('li[data-key="all.1[1]"] > .trace-line');
+    await second.locator("[data-element-record]").waitFor();
+    expect(oneLine(await page.locator('li[data-key="all.1[0]"] > .trace-line').innerText())).toMatch(/^▾ \[0 Applicant applicantId=a1\] >= → (true|false)/);
+    expect(oneLine(await second.innerText())).toMatch(/^▾ \[1 Applicant applicantId=a2\] >= → (true|false)/);
+  });
+
   it("at 1400 × 900 an open record's tables fit; whatever overflows scrolls in its own box", async () => {
     await page.setViewportSize({ width: 1400, height: 900 });
     try {
@@ -149,9 +159,9 @@ describe("the studio's views in Chromium", () => {
       await page.getByRole("table", { name: "Candidates for monthlyDebt" }).waitFor();
       await shot("10-record-1400");
       expect(await layoutFaults()).toEqual([]);
-      const fit = await page.evaluate(() => {
-        const panel = document.querySelector("#record-panel")!.getBoundingClientRect();
-        return [...document.querySelectorAll("#record-panel table")].map((t) => ({ name: t.getAttribute("aria-label"), inside: t.getBoundingClientRect().right <= Math.min(panel.right, innerWidth) + 0.5 }));
+      const fit = await page.locator("#record-panel").evaluate((panel) => {
+        const edge = Math.min(panel.getBoundingClientRect().right, panel.ownerDocument.documentElement.clientWidth);
+        return [...panel.querySelectorAll("table")].map((t) => ({ name: t.getAttribute("aria-label"), inside: t.getBoundingClientRect().right <= edge + 0.5 }));
       });
       expect(fit).toEqual([
         { name: "Fields", inside: true },
@@ -210,13 +220,15 @@ describe("the studio's views in Chromium", () => {
  * element that clips content (overflow hidden) other than a one-line ellipsis.
  */
 function layoutFaults(): Promise<string[]> {
-  return page.evaluate(() => {
+  return page.locator("main").evaluate((main) => {
     const faults: string[] = [];
-    if (document.documentElement.scrollWidth > innerWidth) faults.push(`the page is ${document.documentElement.scrollWidth}px wide in a ${innerWidth}px window`);
-    for (const el of document.querySelectorAll<HTMLElement>("main *")) {
+    const doc = main.ownerDocument;
+    const view = doc.defaultView!;
+    if (doc.documentElement.scrollWidth > view.innerWidth) faults.push(`the page is ${doc.documentElement.scrollWidth}px wide in a ${view.innerWidth}px window`);
+    for (const el of main.querySelectorAll("*")) {
       if (el.scrollWidth <= el.clientWidth + 1) continue;
-      const style = getComputedStyle(el);
-      const what = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}.${el.className}`;
+      const style = view.getComputedStyle(el);
+      const what = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}.${String(el.className)}`;
       if (el.classList.contains("panel")) faults.push(`${what} overflows (${el.scrollWidth} > ${el.clientWidth})`);
       else if ((style.overflowX === "hidden" || style.overflowX === "clip") && style.textOverflow !== "ellipsis") faults.push(`${what} clips its content`);
     }

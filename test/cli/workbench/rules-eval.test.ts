@@ -99,6 +99,10 @@ describe("ddsctl rules eval --all-contexts --against: the impact of a change", (
     expect(r.stdout).toContain("amount-cap over 10 context(s): 7 pass, 3 fail\n");
     expect(r.stdout).toMatch(/^against amount-cap \(\S+\): 2 would flip \(fail → pass 2, pass → fail 0\), 8 unchanged$/m);
     expect(r.stdout.match(/^fail→pass\t/gm)).toHaveLength(2);
+    expect(r.stdout).toContain("FLIP\tNAME\tTYPE\tSAVED RULE'S OUTCOME\tCONTEXT ID\n");
+    expect(r.stdout).toMatch(/^fail→pass\tloan-6\teven\tFAIL \(stored evaluation\)\t[0-9a-f-]{36}$/m);
+    const shadow = await cli(impact, ["rules", "eval", fixture("drafts", "amount-cap-70k.json"), "--all-contexts", "--against", "amount-cap-shadow"]);
+    expect(shadow.stdout).toMatch(/^fail→pass\tloan-7\todd\tFAIL \(dry run: no stored evaluation\)\t/m);
   });
 
   it("against a rule without stored evaluations: its dry run is the baseline", async () => {

@@ -26,6 +26,7 @@ export interface ImpactRow {
   error?: string;
   /** The saved rule's current outcome (with --against). */
   before?: boolean | null;
+  /** Where `before` came from: the saved rule's stored evaluation, or a dry run of it where none is stored. */
   beforeFrom?: BeforeSource;
   flip?: "pass→fail" | "fail→pass";
 }
