@@ -156,6 +156,8 @@ describe("apply: bad documents exit 2 and name file and document", () => {
     ["invalid rule", "kind: Rule\nname: r\ncategory: taste\nseverity: low\nexpression: true\n", /bad\.yaml: document 1: Rule\.category/],
     ["unknown property", "kind: Model\nname: M\nfields: []\ncolour: red\n", /bad\.yaml: document 1: Model: unknown property "colour"/],
     ["broken YAML", "kind: Model\nname: [unclosed\n", /bad\.yaml: document 1: not valid YAML/],
+    ["an empty file (the docs: exit 2, never \"no changes\")", "", /^error: bad\.yaml: is empty: give a JSON or YAML document$/m],
+    ["a file of comments only", "# nothing yet\n---\n", /^error: bad\.yaml: is empty: give a JSON or YAML document$/m],
     ["a name twice", `${PET_MODEL}---\n${PET_MODEL}`, /bad\.yaml: document 2: Model\/Pet is already declared in bad\.yaml: document 1/],
     ["an unknown model in evidence", "kind: Context\nname: c\ncontributions: [{ model: Ghost, sourceId: s, sourceType: user, data: {} }]\n", /no model named "Ghost"/],
   ];
