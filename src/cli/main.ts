@@ -174,7 +174,9 @@ function report(err: unknown, out: Output, io: CliIO): number {
     return err.exitCode;
   }
   const e = err as Error;
-  const wrapped = new DdsError("internal_error", `unexpected error: ${e?.message ?? String(err)} (set DDS_DEBUG=1 for details)`);
+  // Under DDS_DEBUG=1 the stack follows; the hint to set it would only be noise.
+  const hint = debug ? "its stack follows" : "set DDS_DEBUG=1 for details";
+  const wrapped = new DdsError("internal_error", `unexpected error: ${e?.message ?? String(err)} (${hint})`);
   out.error(wrapped.toProblem());
   if (debug && e?.stack) io.stderr.write(`${e.stack}\n`);
   return ExitCode.failure;

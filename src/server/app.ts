@@ -96,6 +96,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
     const path = `/v1${route.path.replace(/\{([^}]+)\}/g, ":$1")}`;
     const chain = [routeMark(`/v1${route.path}`), requireToken(route, auth, engines), readBody(route, options.maxBodyBytes)];
     if (route.method !== "GET") chain.push(idempotency(keys, options.idempotency, { engineStores: route.writeOptions, owner, box: route.secret ? box : undefined }));
+    // Spread: Hono takes a route's handlers as arguments; the chain is these four at most.
     app.on([route.method], [path], ...chain, routeHandler(route));
   }
   app.notFound(notFound);

@@ -69,9 +69,11 @@ export function errorCodesOf(route: RouteSpec): ErrorCodes {
   if (route.scope !== "read") add(codes, 403, "forbidden");
   if (route.path.includes("{") || domain.notFound) add(codes, 404, "not_found");
   add(codes, 408, "request_timeout");
+  // Spread: an operation's own error codes, a handful written in DOMAIN above.
   if (route.method !== "GET") add(codes, 409, "idempotency_in_progress", ...(domain[409] ?? []));
   if (route.method !== "GET" && !route.bulk) add(codes, 413, "payload_too_large");
   if (route.body) add(codes, 422, "validation_failed");
+  // Spread: as above.
   if (domain[422]) add(codes, 422, ...domain[422]);
   add(codes, 417, "expectation_failed");
   add(codes, 431, "header_fields_too_large");

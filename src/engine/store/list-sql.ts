@@ -4,6 +4,7 @@ import { checkListQuery, DEFAULT_LIMIT } from "../../contract/list-query.js";
 import { decodeCursor, encodeCursor, type CursorValueKind } from "./list-cursor.js";
 import { cursorKeyOf } from "./settings-repo.js";
 import type { Dialect, Sql } from "./sql.js";
+import { pushAll } from "../../portable/arrays.js";
 
 /**
  * How one API field maps onto SQL. `sql` is trusted text from this file's callers only.
@@ -56,7 +57,7 @@ export async function listRows<R>(db: Sql, source: ListSource, spec: ListSpec, q
   for (const f of query.filters ?? []) {
     const [clause, p] = filterSql(dialect, source, f);
     where.push(clause);
-    params.push(...p);
+    pushAll(params, p);
   }
   const keys = sort.map((s) => ({ expr: sortExpr(dialect, source, s.field), desc: s.desc, encode: encoderOf(dialect, source, s.field) }));
   // A cursor is signed for its list and sort order, and its values must be of the kinds
@@ -67,7 +68,7 @@ export async function listRows<R>(db: Sql, source: ListSource, spec: ListSpec, q
     const values = decodeCursor(await cursorKeyOf(db), scope, query.cursor, kinds);
     const [clause, p] = keysetSql(keys, { expr: source.id, desc: false, encode: (v) => dialect.uuid(v as string) }, values);
     where.push(clause);
-    params.push(...p);
+    pushAll(params, p);
   }
   const limit = query.limit ?? DEFAULT_LIMIT;
   const order = [...keys.map((k) => `${k.expr} ${k.desc ? "DESC" : "ASC"}`), `${source.id} ASC`].join(", ");

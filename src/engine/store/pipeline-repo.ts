@@ -271,7 +271,12 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       if (ids.length === 0) return [];
       return db.all(`SELECT uuid AS id, freshness, status FROM contexts WHERE deleted_at IS NULL AND uuid IN (${list(ids.length)})`, ids.map((id) => d.uuid(id)));
     },
-    /** Counts for `pipeline status`. */
+    /**
+     * Counts for `pipeline status`: each context once, so resolved + stale + computing +
+     * waiting is every context of the workspace. `stale` is an active context waiting for
+     * a pass, `waiting` a stale one the pipeline does not process (completed until reopened,
+     * archived for good); `expiredClaims` are among `computing`.
+     */
     async status(workspace: string): Promise<{ resolved: number; stale: number; computing: number; waiting: number; expiredClaims: number }> {
       const rows = await db.all<{ freshness: string; status: string; lease: number | null }>(
         `SELECT freshness, status, ${d.epochMs("lease_expires_at")} AS lease FROM contexts WHERE workspace_id = ${WORKSPACE} AND deleted_at IS NULL`,
@@ -280,8 +285,8 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       const now = Date.now();
       const out = { resolved: 0, stale: 0, computing: 0, waiting: 0, expiredClaims: 0 };
       for (const r of rows) {
-        out[r.freshness as "resolved" | "stale" | "computing"]++;
         if (r.freshness === "stale" && r.status !== "active") out.waiting++;
+        else out[r.freshness as "resolved" | "stale" | "computing"]++;
         if (r.freshness === "computing" && r.lease !== null && Number(r.lease) < now) out.expiredClaims++;
       }
       return out;
