@@ -22,7 +22,7 @@ export function routeHandler(route: RouteSpec): Handler<ServerEnv> {
       c.get("engine"),
       route,
       params.map((name) => c.req.param(name)),
-      { bodyText: c.get("bodyText"), query, idempotencyKey: c.req.header("idempotency-key") },
+      { bodyText: c.get("bodyText"), parsed: c.get("parsedBody"), query, idempotencyKey: c.req.header("idempotency-key") },
     );
     if (route.status === 204) return new Response(null, { status: 204 });
     if (route.created) {
