@@ -112,13 +112,13 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     const stamp = store.changeStamp(EXTERNAL_CHANGES_MS);
     // The app's own admission rule; a refusal is answered by the app, with its problem.
     const proceed = ({ principal, refused }: Admission) => (refused === undefined ? charge(principal) : void next(req, res));
-    // Then the rate limit's: a read over it goes to the app too, which refuses it again and answers the 429.
+    // Then the rate limit's: a read over it goes to the app too, which answers the 429 with this verdict.
     const charge = (principal: Principal) => {
       const checked = rateLimiter?.check(principal, READ_COST);
       if (checked === undefined) return serve(req, res, next, found, principal, stamp, started);
       const go = (v: Verdict) => {
+        markCharged(req, v);
         if (!v.admitted) return void next(req, res);
-        markCharged(req, v.headers);
         serve(req, res, next, found, principal, stamp, started, v.headers);
       };
       if (!(checked instanceof Promise)) return go(checked);

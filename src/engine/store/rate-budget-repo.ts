@@ -10,36 +10,38 @@ export interface LeaseAsk {
   want: number;
   /** Units it held and did not spend, given back first. */
   back: number;
-  /** Microseconds one unit takes to refill (window / quota). */
+  /** Microseconds one unit takes to be paid back (window / quota). */
   intervalUs: number;
-  /** The limit's window in microseconds: the most debt the budget may carry. */
-  windowUs: number;
+  /** The limit's quota: the most the budget may owe. */
+  quota: number;
 }
 
-/** What the database granted, and how far behind the budget then is. */
+/** What the database granted, and what the budget then owes. */
 export interface LeaseGrant {
   key: string;
   granted: number;
-  /** Microseconds until the budget is full again (0 or less: full). */
-  debtUs: number;
+  /** Units the budget owes once this grant is taken (0: full). */
+  debt: number;
 }
 
+/** The database's clock in microseconds: every node reads the same one. */
 const NOW = "(extract(epoch FROM statement_timestamp()) * 1000000)::float8";
 
 /**
- * One budget's upsert, GCRA in SQL (n: its parameters start at $n+1): the budget is the
- * time it is full again; units given back move that time back (never before now), units
- * granted move it on, and a grant fits while the debt stays within one window. The row's
- * `granted` keeps this grant so RETURNING can say it (SET sees the old row, RETURNING the new).
+ * One budget's upsert, a token bucket kept as debt (n: its parameters start at $n+1): what
+ * the budget owed, less what was paid back since (a unit per interval) and what the node
+ * gives back, never below zero; a grant fits while the debt stays within the quota, and is
+ * as much as wanted as fits, never less than needed. The row's `granted` keeps this grant
+ * so RETURNING can say it (SET reads the old row, RETURNING the new).
  */
 function upsert(alias: string, n: number): string {
-  const [need, want, back, t, w] = [2, 3, 4, 5, 6].map((i) => `$${n + i}::float8`);
-  const base = `GREATEST(b.full_at_us - ${back} * ${t}, ${NOW})`;
-  const grant = (from: string) => `(CASE WHEN ${from} + ${need} * ${t} - ${NOW} <= ${w} + 1e-6 * ${t} THEN LEAST(${want}, floor((${w} - (${from} - ${NOW})) / ${t} + 1e-6)) ELSE 0 END)`;
+  const [need, want, back, t, q] = [2, 3, 4, 5, 6].map((i) => `$${n + i}::float8`);
+  const owed = `GREATEST(0, b.debt_mu / 1e6 - (${NOW} - b.at_us) / ${t} - ${back})`;
+  const grant = (d: string) => `(CASE WHEN ${d} + ${need} <= ${q} + 1e-6 THEN LEAST(${want}, floor(${q} - ${d} + 1e-6)) ELSE 0 END)`;
   return `${alias} AS (
-  INSERT INTO rate_budgets AS b (key, full_at_us, granted) VALUES ($${n + 1}::text, ${NOW} + ${grant(NOW)} * ${t}, ${grant(NOW)})
-  ON CONFLICT (key) DO UPDATE SET granted = ${grant(base)}, full_at_us = ${base} + ${grant(base)} * ${t}
-  RETURNING b.key, b.granted::float8 AS granted, (b.full_at_us - ${NOW})::float8 AS debt
+  INSERT INTO rate_budgets AS b (key, debt_mu, at_us, granted) VALUES ($${n + 1}::text, ${grant("0")} * 1e6, ${NOW}, ${grant("0")})
+  ON CONFLICT (key) DO UPDATE SET granted = ${grant(owed)}, debt_mu = (${owed} + ${grant(owed)}) * 1e6, at_us = ${NOW}
+  RETURNING b.key, b.granted::float8 AS granted, b.debt_mu / 1e6::float8 AS debt
 )`;
 }
 
@@ -72,9 +74,9 @@ export function createRateBudgets(store: Store): ((asks: readonly LeaseAsk[]) =>
     const grants: LeaseGrant[] = [];
     for (let i = 0; i < asks.length; i += PER_STATEMENT) {
       const chunk = asks.slice(i, i + PER_STATEMENT);
-      const params = chunk.flatMap((a) => [a.key, a.need, a.want, a.back, a.intervalUs, a.windowUs]);
+      const params = chunk.flatMap((a) => [a.key, a.need, a.want, a.back, a.intervalUs, a.quota]);
       const rows = await store.sql.all<{ key: string; granted: number; debt: number }>(leaseSql(chunk.length), params);
-      for (const r of rows) grants.push({ key: r.key, granted: Number(r.granted), debtUs: Number(r.debt) });
+      for (const r of rows) grants.push({ key: r.key, granted: Number(r.granted), debt: Number(r.debt) });
     }
     return grants;
   };

@@ -1,4 +1,5 @@
-import { remainingOf, resetSeconds, tryTake, type Budget } from "./gcra.js";
+import { MAX_WINDOW_SECONDS } from "../../contract/rate-limit.js";
+import { remainingOf, resetSeconds, tryTake, type Budget, type Debt } from "./bucket.js";
 
 /** One budget a request takes from: its key (`w:<workspace>`, `t:<tokenId>`) and its limit. */
 export interface KeyBudget {
@@ -43,19 +44,22 @@ const PRUNE_AT = 10_000;
  * its token's limit costs its workspace nothing, and the other way round.
  */
 export function createMemoryLedger(clock: () => number): Ledger {
-  const fullAt = new Map<string, number>();
+  const debts = new Map<string, Debt>();
+  const none: Debt = { debt: 0, at: 0 };
   return {
     take(keys, cost) {
       const now = clock();
-      const takes = keys.map((k) => tryTake(k.budget, fullAt.get(k.key) ?? 0, now, cost));
+      const takes = keys.map((k) => tryTake(k.budget, debts.get(k.key) ?? none, now, cost));
       const admitted = takes.every((t) => t.fits);
       if (admitted) {
-        if (fullAt.size >= PRUNE_AT) for (const [key, at] of fullAt) if (at <= now) fullAt.delete(key);
-        keys.forEach((k, i) => fullAt.set(k.key, takes[i].fullAt));
+        // A budget untouched for the longest window owes nothing: forgetting it changes nothing.
+        if (debts.size >= PRUNE_AT) for (const [key, d] of debts) if (d.at < now - MAX_WINDOW_SECONDS * 1000) debts.delete(key);
+        keys.forEach((k, i) => debts.set(k.key, takes[i].after));
       }
       const readings = keys.map((k, i): KeyReading => {
-        const at = fullAt.get(k.key) ?? 0;
-        return { remaining: remainingOf(k.budget, at, now), resetSeconds: resetSeconds(at, now), waitMs: takes[i].waitMs, never: takes[i].never };
+        // Refused, no budget paid: each reads as it stood.
+        const owed = admitted ? takes[i].after.debt : takes[i].owed;
+        return { remaining: remainingOf(k.budget, owed), resetSeconds: resetSeconds(k.budget, owed), waitMs: takes[i].waitMs, never: takes[i].never };
       });
       return { admitted, readings };
     },

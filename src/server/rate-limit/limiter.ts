@@ -1,6 +1,6 @@
 import { errors, type DdsError } from "../../contract/errors.js";
 import { formatRateSpec, parseRateSpec, type RateSpec } from "../../contract/rate-limit.js";
-import { budgetOf, type Budget } from "./gcra.js";
+import { budgetOf, type Budget } from "./bucket.js";
 import type { KeyBudget, KeyReading, Ledger, LedgerAnswer } from "./ledger.js";
 
 /** The limits a server applies to a workspace and a token that have none of their own (null: none). */

@@ -5,7 +5,7 @@ import type { RouteSpec } from "../../contract/routes.js";
 import { parseJsonBody } from "../body.js";
 import { errorResponse } from "../problem.js";
 import type { ServerEnv } from "../types.js";
-import type { RateLimiter } from "./limiter.js";
+import type { RateLimiter, Verdict } from "./limiter.js";
 
 /**
  * The items of a bulk body, parsed once here for its cost and handed on to the handler
@@ -25,14 +25,14 @@ function bulkItems(c: Context<ServerEnv>): number | undefined {
 }
 
 const CHARGED = Symbol("ddsctl.rateCharged");
-type Charged = IncomingMessage & { [CHARGED]?: Record<string, string> };
+type Charged = IncomingMessage & { [CHARGED]?: Verdict };
 
 /**
- * Records that the read lane charged `req` (with these headers): a read the lane gives up
- * on is answered by the app, which must not charge it a second time.
+ * Records the read lane's verdict on `req`: a read the lane refused or gave up on is
+ * answered by the app, which must neither charge it a second time nor count its refusal twice.
  */
-export function markCharged(req: IncomingMessage, headers: Record<string, string>): void {
-  (req as Charged)[CHARGED] = headers;
+export function markCharged(req: IncomingMessage, verdict: Verdict): void {
+  (req as Charged)[CHARGED] = verdict;
 }
 
 /**
@@ -44,21 +44,18 @@ export function markCharged(req: IncomingMessage, headers: Record<string, string
 export function rateLimit(route: RouteSpec, limiter: RateLimiter): MiddlewareHandler<ServerEnv> {
   return async (c, next) => {
     const charged = (c.env?.incoming as Charged | undefined)?.[CHARGED];
-    if (charged) {
-      await next();
-      for (const [name, value] of Object.entries(charged)) c.res.headers.set(name, value);
-      return;
+    let verdict: Verdict | undefined = charged;
+    if (!verdict) {
+      const cost = requestCost(route.method, route.bulk ? bulkItems(c) : undefined);
+      const checked = limiter.check(c.get("principal"), cost);
+      verdict = checked instanceof Promise ? await checked : checked;
     }
-    const cost = requestCost(route.method, route.bulk ? bulkItems(c) : undefined);
-    const checked = limiter.check(c.get("principal"), cost);
-    const verdict = checked instanceof Promise ? await checked : checked;
     if (!verdict) return next();
-    if (!verdict.admitted) {
-      const res = errorResponse(c, verdict.error);
-      for (const [name, value] of Object.entries(verdict.headers)) res.headers.set(name, value);
-      return res;
-    }
+    // Set before the answer is made, so every answer made from the context carries them
+    // (errors too); a response made elsewhere (a replay) gets them below.
+    for (const [name, value] of Object.entries(verdict.headers)) c.header(name, value);
+    if (!verdict.admitted) return errorResponse(c, verdict.error);
     await next();
-    for (const [name, value] of Object.entries(verdict.headers)) c.res.headers.set(name, value);
+    if (!c.res.headers.has("ratelimit")) for (const [name, value] of Object.entries(verdict.headers)) c.res.headers.set(name, value);
   };
 }

@@ -1,5 +1,5 @@
 import type { LeaseAsk, LeaseGrant } from "../../engine/index.js";
-import { type Budget } from "./gcra.js";
+import { remainingOf, resetSeconds, type Budget } from "./bucket.js";
 import type { KeyBudget, KeyReading, Ledger, LedgerAnswer } from "./ledger.js";
 
 /** Asks the database for units of several budgets at once (one statement). */
@@ -17,8 +17,8 @@ export const GIVE_BACK_AFTER_MS = 1_000;
 interface KeyState {
   /** Units taken from the database and not yet spent. */
   held: number;
-  /** The database's debt (ms until full) when last heard, and when that was (this node's clock). */
-  debtMs: number;
+  /** The units the database's budget owed when last heard, and when that was (this node's clock). */
+  debt: number;
   heardAt: number;
   /** When this node last spent from it. */
   usedAt: number;
@@ -58,14 +58,16 @@ export function createSharedLedger(options: SharedLedgerOptions): Ledger {
   const pending = new Map<string, Promise<void>>();
   const stateOf = (key: string, budget: Budget): KeyState => {
     let s = states.get(key);
-    if (!s) states.set(key, (s = { held: 0, debtMs: 0, heardAt: 0, usedAt: 0, budget }));
+    if (!s) states.set(key, (s = { held: 0, debt: 0, heardAt: 0, usedAt: 0, budget }));
     s.budget = budget;
     return s;
   };
+  /** What the database's budget owes by now, as this node last heard it. */
+  const owed = (b: Budget, s: KeyState, now: number) => Math.max(0, s.debt - (now - s.heardAt) / b.intervalMs);
+  // What this node holds counts as left: it can spend it without asking.
   const reading = (b: Budget, s: KeyState, now: number, waitMs = 0, never = false): KeyReading => {
-    const debt = Math.max(0, s.debtMs - (now - s.heardAt));
-    const inDatabase = Math.max(0, Math.floor((b.windowMs - debt) / b.intervalMs + 1e-6));
-    return { remaining: Math.min(b.spec.quota, Math.floor(s.held + 1e-9) + inDatabase), resetSeconds: Math.max(0, Math.ceil(debt / 1000 - 1e-6)), waitMs, never };
+    const debt = Math.max(0, owed(b, s, now) - s.held);
+    return { remaining: remainingOf(b, debt), resetSeconds: resetSeconds(b, debt), waitMs, never };
   };
   const askOf = (k: KeyBudget, need: number, back = 0): LeaseAsk => ({
     key: k.key,
@@ -73,7 +75,7 @@ export function createSharedLedger(options: SharedLedgerOptions): Ledger {
     want: need > 0 ? need + shareOf(k.budget) : 0,
     back,
     intervalUs: k.budget.intervalMs * 1000,
-    windowUs: k.budget.windowMs * 1000,
+    quota: k.budget.spec.quota,
   });
   const hear = (grants: readonly LeaseGrant[]) => {
     const now = clock();
@@ -81,7 +83,7 @@ export function createSharedLedger(options: SharedLedgerOptions): Ledger {
       const s = states.get(g.key);
       if (!s) continue;
       s.held += g.granted;
-      s.debtMs = g.debtUs / 1000;
+      s.debt = g.debt;
       s.heardAt = now;
     }
   };
@@ -117,8 +119,8 @@ export function createSharedLedger(options: SharedLedgerOptions): Ledger {
       // Asked once already: what is still lacking does not fit yet.
       const readings = keys.map((k, i) => {
         const lack = Math.max(0, cost - st[i].held);
-        const debt = Math.max(0, st[i].debtMs - (now - st[i].heardAt));
-        return reading(k.budget, st[i], now, lack > 0 ? Math.max(1, debt + lack * k.budget.intervalMs - k.budget.windowMs) : 0);
+        const over = owed(k.budget, st[i], now) + lack - k.budget.spec.quota;
+        return reading(k.budget, st[i], now, lack > 0 ? Math.max(1, over * k.budget.intervalMs) : 0);
       });
       return { admitted: false, readings };
     }

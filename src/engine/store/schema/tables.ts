@@ -376,10 +376,11 @@ export const settings: Table = {
 
 export const rateBudgets: Table = {
   name: "rate_budgets",
-  doc: "A rate limit's budget shared by the nodes on PostgreSQL, one per workspace (`w:<name>`) and token (`t:<tokenId>`) that made a request: the time, in microseconds since the epoch, at which it is full again (GCRA), and the units its last statement granted. Bookkeeping only, never announced as a change; SQLite's single node keeps budgets in memory and leaves it empty.",
+  doc: "A rate limit's budget shared by the nodes on PostgreSQL, one per workspace (`w:<name>`) and token (`t:<tokenId>`) that made a request: the units it owes (in millionths) as of a time of the database's clock (microseconds since the epoch), paid back continuously at its limit's rate, and the units its last statement granted. Bookkeeping only, never announced as a change; SQLite's single node keeps budgets in memory and leaves it empty.",
   columns: {
     key: c.text({ notNull: true }),
-    full_at_us: c.bigint({ notNull: true }),
+    debt_mu: c.bigint({ notNull: true }),
+    at_us: c.bigint({ notNull: true }),
     granted: c.bigint({ notNull: true, default: 0 }),
   },
   primaryKey: ["key"],
