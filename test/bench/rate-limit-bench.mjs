@@ -13,7 +13,7 @@ import { MODELS, contributions } from "./workload.mjs";
 
 const BIN = resolve(import.meta.dirname, "../../bin/ddsctl");
 const ROUND_SECONDS = 3;
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 async function serve(dir, name, flags) {
   const db = join(dir, `${name}.db`);
@@ -41,9 +41,15 @@ async function serve(dir, name, flags) {
   }
   const contextIds = [];
   for (let i = 0; i < 3; i++) contextIds.push((await client.createContext({ name: `case-${i}` })).contextId);
-  await client.close();
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  return { base, headers, ids, contextIds, stop: async () => (child.kill("SIGTERM"), await child) };
+  // A bulk round leaves its context to resolve: the next round waits for both servers' workers.
+  const settle = async () => {
+    for (const until = Date.now() + 300_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+      const { contexts: c } = await client.pipelineStatus();
+      if (c.stale === 0 && c.computing === 0) return;
+    }
+  };
+  return { base, headers, ids, contextIds, settle, stop: async () => (await client.close(), child.kill("SIGTERM"), await child) };
 }
 
 const rateOf = (r) => r.requests.total / r.duration;
@@ -69,12 +75,15 @@ export async function runRateLimitBench() {
     // The two sides differ as they should: one charges its requests, the other does not.
     const limited = async (s) => (await fetch(`${s.base}/contexts/${s.contextIds[0]}`, { headers: s.headers })).headers.get("ratelimit");
     if (!(await limited(on)) || (await limited(off))) throw new Error("the rate-limited server sends no RateLimit header, or the other one does");
-    for (const kind of ["get", "bulk"]) {
+    for (const kind of (process.env.DDS_BENCH_RATE_KINDS ?? "get,bulk").split(",")) {
       const sides = { off: [], on: [] };
       for (let round = 0; round < ROUNDS; round++) {
         // Alternate which side goes first, so neither always meets the warmer machine.
         const order = round % 2 === 0 ? ["off", "on"] : ["on", "off"];
-        for (const side of order) sides[side].push(await measure(side === "on" ? on : off, kind));
+        for (const side of order) {
+          await Promise.all([on.settle(), off.settle()]);
+          sides[side].push(await measure(side === "on" ? on : off, kind));
+        }
       }
       const [a, b] = [median(sides.off), median(sides.on)];
       const what = kind === "get" ? "GET /v1/contexts/{id}" : "POST /v1/contributions/bulk (100 items)";

@@ -48,6 +48,9 @@ export interface RateLimiterOptions {
   onRefused?: (refusal: Refusal) => void;
 }
 
+/** Tokens whose limits are remembered at most (a bound, not a design: one entry per token). */
+const MAX_KNOWN = 100_000;
+
 /** A stored limit that cannot be read (written by hand): the default applies. */
 const UNREADABLE = Symbol("unreadable");
 
@@ -62,7 +65,6 @@ export function createRateLimiter(options: RateLimiterOptions) {
   const { limits, ledger } = options;
   const parsed = new Map<string, RateSpec | null | typeof UNREADABLE>();
   const budgets = new Map<string, Budget>();
-  const policies = new Map<string, string>();
   const budgetFor = (spec: RateSpec) => {
     const id = formatRateSpec(spec);
     let b = budgets.get(id);
@@ -83,7 +85,7 @@ export function createRateLimiter(options: RateLimiterOptions) {
     }
     return spec === UNREADABLE ? undefined : spec;
   };
-  const applied = (s: RateSubject): Applied[] => {
+  const resolve = (s: RateSubject): Applied[] => {
     const out: Applied[] = [];
     const ws = own(s.workspaceRate);
     const workspace = ws === undefined ? limits.workspace : ws;
@@ -93,19 +95,25 @@ export function createRateLimiter(options: RateLimiterOptions) {
     if (token) out.push({ name: "token", custom: tk !== undefined, spec: token, key: { key: `t:${s.tokenId}`, budget: budgetFor(token) } });
     return out;
   };
-  const policyHeader = (list: Applied[]) => {
-    const id = list.map((a) => `${a.name}${a.spec.quota}/${a.spec.windowSeconds}`).join(",");
-    let text = policies.get(id);
-    if (!text) policies.set(id, (text = list.map((a) => `"${a.name}";q=${a.spec.quota};w=${a.spec.windowSeconds}`).join(", ")));
-    return text;
+  /** What applies to each token, kept while its workspace and own limits read the same: a check builds nothing it built before. */
+  const known = new Map<string, { s: RateSubject; list: Applied[]; keys: KeyBudget[]; policy: string }>();
+  const applied = (s: RateSubject) => {
+    const hit = known.get(s.tokenId);
+    if (hit && hit.s.workspace === s.workspace && hit.s.workspaceRate === s.workspaceRate && hit.s.tokenRate === s.tokenRate) return hit;
+    const list = resolve(s);
+    const entry = { s: { workspace: s.workspace, tokenId: s.tokenId, workspaceRate: s.workspaceRate, tokenRate: s.tokenRate }, list, keys: list.map((a) => a.key), policy: list.map((a) => `"${a.name}";q=${a.spec.quota};w=${a.spec.windowSeconds}`).join(", ") };
+    if (known.size >= MAX_KNOWN) known.clear();
+    known.set(s.tokenId, entry);
+    return entry;
   };
-  const headers = (list: Applied[], readings: KeyReading[]): Record<string, string> => ({
-    "RateLimit-Policy": policyHeader(list),
-    RateLimit: list.map((a, i) => `"${a.name}";r=${readings[i].remaining};t=${readings[i].resetSeconds}`).join(", "),
-  });
+  const headers = (list: Applied[], policy: string, readings: KeyReading[]): Record<string, string> => {
+    let rate = "";
+    for (let i = 0; i < list.length; i++) rate += `${i > 0 ? ", " : ""}"${list[i].name}";r=${readings[i].remaining};t=${readings[i].resetSeconds}`;
+    return { "RateLimit-Policy": policy, RateLimit: rate };
+  };
 
-  const verdict = (s: RateSubject, cost: number, list: Applied[], answer: LedgerAnswer): Verdict => {
-    const h = headers(list, answer.readings);
+  const verdict = (s: RateSubject, cost: number, list: Applied[], policy: string, answer: LedgerAnswer): Verdict => {
+    const h = headers(list, policy, answer.readings);
     if (answer.admitted) return { admitted: true, headers: h };
     // The limit that refused; of two, the one that makes the request wait longer.
     let worst = 0;
@@ -138,13 +146,10 @@ export function createRateLimiter(options: RateLimiterOptions) {
      * applies to it (no headers then). Synchronous unless the ledger must ask the database.
      */
     check(s: RateSubject, cost: number): Verdict | Promise<Verdict> | undefined {
-      const list = applied(s);
+      const { list, keys, policy } = applied(s);
       if (list.length === 0) return undefined;
-      const answer = ledger.take(
-        list.map((a) => a.key),
-        cost,
-      );
-      return answer instanceof Promise ? answer.then((x) => told(verdict(s, cost, list, x))) : told(verdict(s, cost, list, answer));
+      const answer = ledger.take(keys, cost);
+      return answer instanceof Promise ? answer.then((x) => told(verdict(s, cost, list, policy, x))) : told(verdict(s, cost, list, policy, answer));
     },
     /** Gives back what the ledger holds (PostgreSQL) and stops its timers. */
     close: () => ledger.close(),
