@@ -25,8 +25,8 @@ export interface IssuedToken {
   token: string;
   workspace: string;
   scopes: TokenScope[];
-  /** The token's own rate limit; null: the server's default. */
-  rateLimit: string | null;
+  /** The token's own rate limit, when it was given one (absent: the server's default). */
+  rateLimit?: string;
 }
 
 /** A token as listings show it: never the secret, never its hash. */
@@ -81,7 +81,7 @@ export async function issueToken(store: Store, options: IssueTokenOptions): Prom
     await ensureWorkspace(tx, options.workspace);
     await createTokenRepo(tx).insert({ id: tokenId, workspace: options.workspace, name: options.name ?? null, scopes, createdAt: nowIso(), rateLimit }, hashToken(token));
   });
-  return { tokenId, token, workspace: options.workspace, scopes, rateLimit };
+  return { tokenId, token, workspace: options.workspace, scopes, ...(rateLimit !== null && { rateLimit }) };
 }
 
 /** Sets a token's own rate limit (`text`; null: back to the server's default); 404 when unknown. */
