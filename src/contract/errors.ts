@@ -27,6 +27,7 @@ export type ErrorCode =
   | "webhook_disabled"
   | "idempotency_in_progress"
   | "payload_too_large"
+  | "rate_limited"
   | "invalid_transition"
   | "validation_failed"
   | "compile_failed"
@@ -51,6 +52,7 @@ const STATUS: Record<ErrorCode, number> = {
   webhook_disabled: 409,
   idempotency_in_progress: 409,
   payload_too_large: 413,
+  rate_limited: 429,
   invalid_transition: 422,
   validation_failed: 422,
   compile_failed: 422,
@@ -71,6 +73,7 @@ const TITLE: Record<number, string> = {
   409: "Conflict",
   413: "Content Too Large",
   422: "Unprocessable Content",
+  429: "Too Many Requests",
   500: "Internal Server Error",
   501: "Not Implemented",
   503: "Service Unavailable",
@@ -105,7 +108,8 @@ export class DdsError extends Error {
   readonly errors?: ProblemDetail[];
   /**
    * Seconds after which trying again may succeed (the server's `Retry-After`), set on
-   * refusals that are temporary: the database unreachable, every connection busy.
+   * refusals that are temporary: the database unreachable, every connection busy, a rate
+   * limit reached.
    */
   retryAfter?: number;
 
@@ -188,6 +192,15 @@ export const errors = {
   databaseUnavailable: (detail: string, retryAfter = 2) => {
     const e = new DdsError("database_unavailable", detail);
     e.retryAfter = retryAfter;
+    return e;
+  },
+  /**
+   * A request over its workspace's or token's rate limit: retry after `retryAfter` s;
+   * undefined when the request costs more than the limit ever allows at once.
+   */
+  rateLimited: (detail: string, retryAfter?: number) => {
+    const e = new DdsError("rate_limited", detail);
+    if (retryAfter !== undefined) e.retryAfter = retryAfter;
     return e;
   },
   notImplemented: (what: string, issue: string) =>

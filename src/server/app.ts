@@ -14,6 +14,8 @@ import { declareRoute, openApiDocument } from "./openapi.js";
 import { errorResponse, internalError, problemResponse } from "./problem.js";
 import { deadline } from "./deadline.js";
 import { routeMark } from "./route-mark.js";
+import type { RateLimiter } from "./rate-limit/limiter.js";
+import { rateLimit } from "./rate-limit/middleware.js";
 import type { ServerLogger } from "./server-log.js";
 import type { Activity, Engines, ServerEnv } from "./types.js";
 
@@ -32,6 +34,8 @@ export interface AppOptions {
   /** Who may call, and the engine each caller gets (default: the application's tokens and engines; the studio has its session). */
   auth?: Authenticator;
   engines?: Engines;
+  /** Charges every request of a route its cost (docs/rest-api.md, "Rate limits"); absent: no limits (the studio's own app). */
+  rateLimiter?: RateLimiter;
 }
 
 /**
@@ -95,6 +99,8 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
     declareRoute(app, route);
     const path = `/v1${route.path.replace(/\{([^}]+)\}/g, ":$1")}`;
     const chain = [routeMark(`/v1${route.path}`), requireToken(route, auth, engines), readBody(route, options.maxBodyBytes)];
+    // Before the Idempotency-Key: a request refused for its rate leaves its key unrecorded.
+    if (options.rateLimiter) chain.push(rateLimit(route, options.rateLimiter));
     if (route.method !== "GET") chain.push(idempotency(keys, options.idempotency, { engineStores: route.writeOptions, owner, box: route.secret ? box : undefined }));
     // Spread: Hono takes a route's handlers as arguments; the chain is these four at most.
     app.on([route.method], [path], ...chain, routeHandler(route));

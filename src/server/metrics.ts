@@ -3,6 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import type { App, AttemptOutcome, Claim, PassOutcome } from "../engine/index.js";
 import { FastHistogram, type Series } from "./fast-histogram.js";
 import { routeOf } from "./route-mark.js";
+import type { Refusal } from "./rate-limit/limiter.js";
 
 /** The route label of a request no route answered (404, 405, parser refusals). */
 export const UNMATCHED = "unmatched";
@@ -71,6 +72,13 @@ export function createMetrics(app: App) {
     labelNames: ["outcome"] as const,
     registers,
   });
+  const rateLimited = new Counter({
+    name: "dds_http_rate_limited_total",
+    help: "Requests refused 429 for their rate, by the limit that refused them (workspace or token) and its class: default (the server's limit) or custom (the workspace's or token's own)",
+    labelNames: ["limit", "class"] as const,
+    registers,
+  });
+  for (const limit of ["workspace", "token"]) for (const cls of ["default", "custom"]) rateLimited.inc({ limit, class: cls }, 0);
   // Start at zero, so a rate() over them exists before the first event.
   for (const outcome of ["resolved", "stale", "fenced", "failed"] satisfies PassOutcome[]) passes.zero({ outcome });
   for (const outcome of ["delivered", "retrying", "failed"] satisfies AttemptOutcome[]) deliveries.inc({ outcome }, 0);
@@ -183,6 +191,10 @@ export function createMetrics(app: App) {
     /** The webhook dispatcher's side: how each attempt ended. */
     delivery(outcome: AttemptOutcome): void {
       deliveries.inc({ outcome });
+    },
+    /** A request refused for its rate. */
+    rateLimited(r: Refusal): void {
+      rateLimited.inc({ limit: r.limit, class: r.class });
     },
     /** The exposition: the text format and its content type. */
     async render(): Promise<{ contentType: string; body: string }> {

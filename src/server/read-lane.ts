@@ -8,6 +8,9 @@ import { markRoute } from "./route-mark.js";
 import { matchRoute, type MatchedRoute } from "./route-table.js";
 import type { ServerLogger } from "./server-log.js";
 import type { Activity, Engines } from "./types.js";
+import { READ_COST } from "../contract/rate-limit.js";
+import type { RateLimiter, Verdict } from "./rate-limit/limiter.js";
+import { markCharged } from "./rate-limit/middleware.js";
 
 /** The node:http listener everything else goes to (the Hono app). */
 export type Listener = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -30,6 +33,8 @@ export interface ReadLaneOptions {
   engines: Engines;
   activity: Activity;
   logger?: ServerLogger;
+  /** Charges each read its cost; a refused one goes to the app, which answers the 429. */
+  rateLimiter?: RateLimiter;
 }
 
 /**
@@ -52,7 +57,7 @@ export interface ReadLaneOptions {
  * read itself (a context lookup answered ~4k requests/s through the app alone).
  */
 export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage, res: ServerResponse, next: Listener) => void {
-  const { store, auth, engines, activity, logger } = options;
+  const { store, auth, engines, activity, logger, rateLimiter } = options;
   const cache = new StampedCache<string>(MAX_CACHED);
   /**
    * A request header by its lowercase name, read from rawHeaders (cheaper than building
@@ -67,12 +72,12 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     return value;
   };
 
-  const serve = (req: IncomingMessage, res: ServerResponse, next: Listener, found: MatchedRoute, principal: Principal, stamp: string, started: number) => {
+  const serve = (req: IncomingMessage, res: ServerResponse, next: Listener, found: MatchedRoute, principal: Principal, stamp: string, started: number, limits?: Record<string, string>) => {
     const path = req.url!;
     const send = (body: string) => {
       const requestId = requestIdOf(header(req, "x-request-id"));
       markRoute(res, found.template);
-      res.writeHead(found.route.status, { "content-type": "application/json", "x-request-id": requestId, "content-length": Buffer.byteLength(body) });
+      res.writeHead(found.route.status, { "content-type": "application/json", "x-request-id": requestId, "content-length": Buffer.byteLength(body), ...limits });
       res.end(body);
       if (logger?.requests) logger.request({ method: "GET", path, route: found.template, status: found.route.status, started, workspace: principal.workspace, requestId });
     };
@@ -106,7 +111,19 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     const started = performance.now();
     const stamp = store.changeStamp(EXTERNAL_CHANGES_MS);
     // The app's own admission rule; a refusal is answered by the app, with its problem.
-    const proceed = ({ principal, refused }: Admission) => (refused === undefined ? serve(req, res, next, found, principal, stamp, started) : void next(req, res));
+    const proceed = ({ principal, refused }: Admission) => (refused === undefined ? charge(principal) : void next(req, res));
+    // Then the rate limit's: a read over it goes to the app too, which answers the 429 with this verdict.
+    const charge = (principal: Principal) => {
+      const checked = rateLimiter?.check(principal, READ_COST);
+      if (checked === undefined) return serve(req, res, next, found, principal, stamp, started);
+      const go = (v: Verdict) => {
+        markCharged(req, v);
+        if (!v.admitted) return void next(req, res);
+        serve(req, res, next, found, principal, stamp, started, v.headers);
+      };
+      if (!(checked instanceof Promise)) return go(checked);
+      checked.then(go, () => void next(req, res));
+    };
     // A remembered verdict answers at once; otherwise the token is looked up first.
     const admission = admit(found.route, auth, header(req, "authorization"), stamp);
     if (!(admission instanceof Promise)) return proceed(admission);

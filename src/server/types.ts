@@ -12,6 +12,8 @@ export interface RequestVars {
   engine: LocalEngine;
   /** The raw request body text ("" when none), read within the size limit. */
   bodyText: string;
+  /** The body already parsed (the rate limit reads a bulk's items), so the handler does not parse it again. */
+  parsedBody?: { value: unknown };
 }
 
 /** The Hono environment of the API app. */

@@ -1,4 +1,7 @@
+import Database from "better-sqlite3";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { declaredShape, postgresShape, sqliteShape } from "../helpers/schema-shape.js";
 import { views } from "../fixtures/releases/views.mjs";
 import { until } from "../postgres/support.js";
 import { startReceiver } from "../webhooks/support.js";
@@ -115,6 +118,25 @@ export function describeUpgrade(c: UpgradeCase): void {
       const check = await cli(target, ["migrate", "--check"]);
       expect(check.exitCode, check.stderr).toBe(0);
       expect(check.stdout).toContain(`schema version ${c.to}, up to date`);
+    });
+
+    it("the upgraded database has the declared schema: columns, types, defaults, checks, keys and indexes", async () => {
+      const t = target as Target & { db?: string; url?: string };
+      if (t.kind === "sqlite") {
+        const raw = new Database(t.db!, { readonly: true });
+        try {
+          expect(sqliteShape(raw)).toEqual(declaredShape("sqlite"));
+        } finally {
+          raw.close();
+        }
+        return;
+      }
+      const sql = postgres(t.url!, { max: 1, onnotice: () => undefined });
+      try {
+        expect(await postgresShape(sql)).toEqual(declaredShape("postgres"));
+      } finally {
+        await sql.end();
+      }
     });
 
     it("export --all is byte for byte the release's export", async () => {

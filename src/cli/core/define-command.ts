@@ -1,3 +1,4 @@
+import type { Throttle } from "../common/throttle.js";
 import type { DdsService } from "../../contract/service.js";
 import type { Output } from "../output/output.js";
 import type { Target } from "../target.js";
@@ -48,6 +49,8 @@ export interface CommandContext {
   readonly interrupt: AbortSignal;
   /** Takes over Ctrl-C: the command stops cleanly itself when `interrupt` aborts. */
   handleInterrupt(): void;
+  /** How the server's rate limit has held this command back (remote mode; an import's progress shows it). */
+  readonly throttle?: Throttle;
 }
 
 /**

@@ -5,9 +5,13 @@ export {
   issueToken,
   listTokens,
   revokeToken,
+  setTokenRate,
+  setWorkspaceRate,
+  workspaceRate,
   type Authenticator,
   type IssuedToken,
   type IssueTokenOptions,
   type Principal,
   type TokenInfo,
+  type WorkspaceRate,
 } from "./tokens.js";

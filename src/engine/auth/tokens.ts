@@ -8,12 +8,15 @@ import { createTokenRepo, type TokenRow } from "../store/token-repo.js";
 import { parseScope } from "./scopes.js";
 import { generateToken, hashToken, looksLikeToken } from "./token-secret.js";
 import { checkWorkspaceName } from "../../contract/workspace.js";
+import { formatRateSpec, parseRateSpec } from "../../contract/rate-limit.js";
 
 /** What `tokens create` asks for. */
 export interface IssueTokenOptions {
   workspace: string;
   scopes: readonly string[];
   name?: string;
+  /** The token's own rate limit (`1000/min`, `off`); absent: the server's default. */
+  rate?: string;
 }
 
 /** A newly issued token: the only time the secret is ever visible. */
@@ -22,6 +25,8 @@ export interface IssuedToken {
   token: string;
   workspace: string;
   scopes: TokenScope[];
+  /** The token's own rate limit, when it was given one (absent: the server's default). */
+  rateLimit?: string;
 }
 
 /** A token as listings show it: never the secret, never its hash. */
@@ -33,6 +38,8 @@ export interface TokenInfo {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** The token's own rate limit; null: the server's default. */
+  rateLimit: string | null;
 }
 
 /** The identity a valid bearer token grants. */
@@ -40,6 +47,10 @@ export interface Principal {
   tokenId: string;
   workspace: string;
   scopes: string[];
+  /** The token's own rate limit as stored (`1000/min`, `off`); null or absent: the server's default. */
+  tokenRate?: string | null;
+  /** Its workspace's own rate limit as stored; null or absent: the server's default. */
+  workspaceRate?: string | null;
 }
 
 const info = (r: TokenRow): TokenInfo => ({
@@ -50,20 +61,58 @@ const info = (r: TokenRow): TokenInfo => ({
   createdAt: r.createdAt,
   lastUsedAt: r.lastUsedAt,
   revokedAt: r.revokedAt,
+  rateLimit: r.rateLimit,
 });
+
+/** A rate limit as stored: checked (a usage error naming `source`), written the one way; null stays null (the default). */
+function storedRate(text: string | null | undefined, source: string): string | null {
+  return text === null || text === undefined ? null : formatRateSpec(parseRateSpec(text, source));
+}
 
 /** Issues a token for a workspace (created if new); stores only the token's SHA-256. */
 export async function issueToken(store: Store, options: IssueTokenOptions): Promise<IssuedToken> {
   checkWorkspaceName(options.workspace);
   if (options.scopes.length === 0) throw errors.usage("a token needs a scope: read, write or admin");
   const scopes = [...new Set(options.scopes.map(parseScope))];
+  const rateLimit = storedRate(options.rate, "--rate");
   const token = generateToken();
   const tokenId = newId();
   await store.sql.tx(async (tx) => {
     await ensureWorkspace(tx, options.workspace);
-    await createTokenRepo(tx).insert({ id: tokenId, workspace: options.workspace, name: options.name ?? null, scopes, createdAt: nowIso() }, hashToken(token));
+    await createTokenRepo(tx).insert({ id: tokenId, workspace: options.workspace, name: options.name ?? null, scopes, createdAt: nowIso(), rateLimit }, hashToken(token));
   });
-  return { tokenId, token, workspace: options.workspace, scopes };
+  return { tokenId, token, workspace: options.workspace, scopes, ...(rateLimit !== null && { rateLimit }) };
+}
+
+/** Sets a token's own rate limit (`text`; null: back to the server's default); 404 when unknown. */
+export async function setTokenRate(store: Store, tokenId: string, text: string | null): Promise<TokenInfo> {
+  const repo = createTokenRepo(store.sql);
+  if (!(await repo.setRateLimit(tokenId.toLowerCase(), storedRate(text, "the rate")))) throw errors.notFound("token", tokenId);
+  return info((await repo.get(tokenId.toLowerCase()))!);
+}
+
+/** A workspace's own rate limit (null: the server's default). */
+export interface WorkspaceRate {
+  workspace: string;
+  rateLimit: string | null;
+}
+
+/** Sets a workspace's own rate limit (`text`; null: back to the server's default); the workspace is created if new. */
+export async function setWorkspaceRate(store: Store, workspace: string, text: string | null): Promise<WorkspaceRate> {
+  checkWorkspaceName(workspace);
+  const rateLimit = storedRate(text, "the rate");
+  await store.sql.tx(async (tx) => {
+    await ensureWorkspace(tx, workspace);
+    await createTokenRepo(tx).setWorkspaceRateLimit(workspace, rateLimit);
+  });
+  return { workspace, rateLimit };
+}
+
+/** A workspace's own rate limit; 404 when the database has no such workspace. */
+export async function workspaceRate(store: Store, workspace: string): Promise<WorkspaceRate> {
+  const rateLimit = await createTokenRepo(store.sql).workspaceRateLimit(workspace);
+  if (rateLimit === undefined) throw errors.notFound("workspace", workspace);
+  return { workspace, rateLimit };
 }
 
 /** Lists tokens (optionally of one workspace), without secrets. */
@@ -129,7 +178,7 @@ export function createAuthenticator(store: Store, options: { onError?: (err: unk
       let principal = cache.get(now, token);
       if (principal === undefined) {
         const row = await repo.findByHash(hashToken(token));
-        principal = row && !row.revokedAt ? { tokenId: row.id, workspace: row.workspace, scopes: row.scopes } : null;
+        principal = row && !row.revokedAt ? { tokenId: row.id, workspace: row.workspace, scopes: row.scopes, tokenRate: row.rateLimit, workspaceRate: row.workspaceRateLimit } : null;
         cache.set(now, token, principal);
       }
       return admit(principal);

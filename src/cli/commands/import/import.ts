@@ -101,8 +101,10 @@ export default defineCommand({
     const { runImport } = await import("./import-run.js");
     // Ctrl-C stops the import cleanly: batches in flight commit, the checkpoint follows.
     ctx.handleInterrupt();
-    const result = await runImport(service, opts, await progressBar(ctx.out));
+    const result = await runImport(service, opts, await progressBar(ctx.out, ctx.throttle));
     renderSummary(ctx.out, result, KINDS[kind], opts.dryRun);
+    const waits = ctx.throttle?.waits ?? 0;
+    if (waits > 0) ctx.out.info(`throttled: the server's rate limit held ${waits} request(s) back, each sent again with its Idempotency-Key when the server asked: nothing was applied twice`);
     if (result.interrupted) {
       const how = opts.checkpoint ? `continue with: ${resumeCommand(ctx.argv)}` : "nothing to resume from (no checkpoint): rerun it, replayed lines create nothing twice";
       ctx.out.notice(`interrupted after line ${result.counts.lines}; ${how}`);

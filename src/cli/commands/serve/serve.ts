@@ -1,4 +1,5 @@
 import { errors } from "../../../contract/errors.js";
+import { formatRateSpec } from "../../../contract/rate-limit.js";
 import { defineCommand } from "../../core/define-command.js";
 import type { CliIO } from "../../core/io.js";
 import { loadServer } from "../../load-external.js";
@@ -9,6 +10,7 @@ import { startupHints } from "./startup-hints.js";
 import { migrationProgress } from "../../common/migration-progress.js";
 import { describeWebhookSettings, webhookArgs, webhookSettings } from "../../common/webhook-settings.js";
 import { openWhenReachable, strayDatabaseErrors } from "./wait-for-database.js";
+import { describeRateLimits, rateLimitArgs, rateLimitSettings } from "../../common/rate-limit-settings.js";
 
 function parsePort(value: string, flag = "--port"): number {
   const n = Number(value);
@@ -62,6 +64,7 @@ export default defineCommand({
     "ddsctl serve --port 0   # any free port; the URL is printed on stderr",
     "ddsctl serve --metrics-port 9464 --log-format json   # Prometheus metrics on 127.0.0.1:9464, JSON logs on stderr",
     "ddsctl serve --webhook-timeout 15s --webhook-schedule 5s,5m,30m,2h,5h,10h,10h --webhook-disable-after 3d",
+    "ddsctl serve --workspace-rate 600000/min --token-rate 100000/min   # rate limits in cost units; off turns one off",
   ],
   args: {
     port: { type: "string", default: "8080", description: "TCP port (0 picks a free one)" },
@@ -78,6 +81,7 @@ export default defineCommand({
       description: "passes in flight on this node: stale contexts claimed, read and committed together (default: the pool size on PostgreSQL, 1 on SQLite)",
     },
     ...webhookArgs,
+    ...rateLimitArgs,
   },
   writes: true,
   async handler(args, ctx) {
@@ -96,6 +100,7 @@ export default defineCommand({
     const concurrency = parseCount(flags.pipelineConcurrency === undefined ? undefined : String(flags.pipelineConcurrency), "--pipeline-concurrency");
     if (leaseMs < 1000) throw errors.usage(`--lease ${flags.lease}: a lease shorter than 1s would be taken over while its pass still runs`);
     const webhooks = webhookSettings(flags, ctx.io.env);
+    const rateLimits = rateLimitSettings(flags, ctx.io.env);
     const { out } = ctx;
     // The address and background failures are printed even under --quiet (which silences
     // the access log): with --port 0 the address is the only way to learn the port.
@@ -120,11 +125,13 @@ export default defineCommand({
       const { store } = app;
       try {
         const metrics = metricsPort === undefined ? undefined : { port: metricsPort, host: String(flags.metricsHost) };
-        const server = await createServer({ app, logger, metrics, worker: { pipeline: { leaseMs }, concurrency }, webhooks }).listen(port, flags.host);
+        const server = await createServer({ app, logger, metrics, worker: { pipeline: { leaseMs }, concurrency }, webhooks, rateLimits }).listen(port, flags.host);
         // The server serves every workspace: each request acts in its token's.
         if (!json) out.info(out.c.dim(describeTarget(target, { workspace: false })));
         if (json) logger.event("webhook_settings", { ...webhooks }, "info", describeWebhookSettings(webhooks));
         else out.info(out.c.dim(describeWebhookSettings(webhooks)));
+        if (json) logger.event("rate_limits", { workspace: formatRateSpec(rateLimits.workspace), token: formatRateSpec(rateLimits.token) }, "info", describeRateLimits(rateLimits));
+        else out.info(out.c.dim(describeRateLimits(rateLimits)));
         // Before the address: whoever waits for "listening on" has read every hint.
         // Lazy: as above.
         const { listTokens } = await import("../../../engine/auth/index.js");

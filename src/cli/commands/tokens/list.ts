@@ -22,6 +22,7 @@ export default defineCommand({
         { header: "NAME", get: (t) => t.name },
         { header: "WORKSPACE", get: (t) => t.workspace },
         { header: "SCOPES", get: (t) => t.scopes.join(",") },
+        { header: "RATE", get: (t) => t.rateLimit ?? "default" },
         { header: "CREATED", get: (t) => t.createdAt },
         { header: "LAST USED", get: (t) => t.lastUsedAt },
         { header: "REVOKED", get: (t) => t.revokedAt, style: (s) => (s ? out.c.red(s) : s) },
