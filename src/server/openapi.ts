@@ -49,7 +49,10 @@ function toConfig(route: RouteSpec): RouteConfig {
     summary: route.summary,
     description: describe(route),
     request,
-    responses: { [route.status]: success },
+    responses: {
+      [route.status]: success,
+      ...(route.alsoOk ? { 200: { description: route.alsoOk, content: { "application/json": { schema: responseOf(route) } } } } : {}),
+    },
   };
 }
 

@@ -5,7 +5,7 @@ import { createRateBudgets } from "../../src/engine/index.js";
 import { SHARE_OF_QUOTA } from "../../src/server/rate-limit/shared-ledger.js";
 import { startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
 import { startNode, type InProcessNode } from "../helpers/pg-nodes.js";
-import { throttledImport } from "../helpers/throttled-import.js";
+import { THROTTLED_LINES, THROTTLED_RATE, throttledImport } from "../helpers/throttled-import.js";
 import { withStore } from "./support.js";
 
 // Rate limits on two nodes of one PostgreSQL: the nodes share each budget through the
@@ -143,11 +143,11 @@ describe("rate limits across two PostgreSQL nodes", () => {
 
   it("a remote import far above its token's limit completes through a node: every line stored once, none rejected, throttling said", async () => {
     const admin = await tokenOf("import", "admin", "off");
-    const { token } = await tokenOf("import", "write", "300/3s");
-    const { run, stored } = await throttledImport(a.origin, token, admin.token, 2000);
+    const { token } = await tokenOf("import", "write", THROTTLED_RATE);
+    const { run, stored } = await throttledImport(a.origin, token, admin.token, THROTTLED_LINES);
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.json()).toMatchObject({ lines: 2000, created: 2000, failed: 0, complete: true });
-    expect(stored).toBe(2000);
+    expect(run.json()).toMatchObject({ lines: THROTTLED_LINES, created: THROTTLED_LINES, failed: 0, complete: true });
+    expect(stored).toBe(THROTTLED_LINES);
     expect(run.stderr).toContain("throttled");
   }, 120_000);
 });

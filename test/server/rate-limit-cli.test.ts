@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken } from "../../src/engine/auth/index.js";
 import { ddsctl, sandbox, type Sandbox } from "../helpers/cli.js";
-import { throttledImport } from "../helpers/throttled-import.js";
+import { THROTTLED_LINES, THROTTLED_RATE, throttledImport } from "../helpers/throttled-import.js";
 import { startServer, type Harness } from "./harness.js";
 
 // The CLI's side of rate limits: serve's flags and variables, the commands that set a
@@ -51,11 +51,11 @@ describe("a remote import under a low limit", () => {
 
   it("completes with every line stored once and none rejected, its progress saying it is throttled", async () => {
     const admin = await issueToken(h.store, { workspace: "import", scopes: ["admin"], rate: "off" });
-    const slow = await issueToken(h.store, { workspace: "import", scopes: ["write"], rate: "300/3s" });
-    const { run, stored } = await throttledImport(h.origin, slow.token, admin.token, 2000);
+    const slow = await issueToken(h.store, { workspace: "import", scopes: ["write"], rate: THROTTLED_RATE });
+    const { run, stored } = await throttledImport(h.origin, slow.token, admin.token, THROTTLED_LINES);
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.json()).toMatchObject({ lines: 2000, created: 2000, failed: 0, complete: true });
-    expect(stored).toBe(2000);
+    expect(run.json()).toMatchObject({ lines: THROTTLED_LINES, created: THROTTLED_LINES, failed: 0, complete: true });
+    expect(stored).toBe(THROTTLED_LINES);
     expect(run.stderr).toMatch(/throttled: the server's rate limit asks POST \/v1\/contributions\/bulk to wait/);
     expect(run.stderr).toMatch(/throttled: the server's rate limit held \d+ request\(s\) back/);
   }, 120_000);

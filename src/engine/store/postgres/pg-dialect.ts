@@ -14,6 +14,7 @@ export const postgresDialect: Dialect = {
   name: "postgres",
   forUpdate: "FOR UPDATE",
   skipLocked: "FOR UPDATE SKIP LOCKED",
+  sortOnly: (expr) => expr,
   // NULL matches nothing: a malformed id finds nothing (the uuid type would refuse it).
   uuid: (id) => (isUuidText(id) ? id.toLowerCase() : null),
   time: (t) => (t === null || t === undefined ? null : typeof t === "number" ? new Date(t).toISOString() : t),
