@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import serve, { SERVE_GLOBALS } from "../../src/cli/commands/serve/serve.js";
-import { envNames, longFlag } from "../../src/cli/core/args.js";
+import { envNames, longFlag, type ArgDefs } from "../../src/cli/core/args.js";
 import { BIN, ddsctl, sandbox, type Sandbox } from "../helpers/cli.js";
 import { freePort } from "../helpers/pg-cluster.mjs";
 
@@ -42,7 +42,7 @@ beforeAll(() => {
 afterAll(() => box?.cleanup());
 
 describe("serve's settings", () => {
-  const declared = Object.entries(serve.args).filter(([, def]) => !def.positional);
+  const declared = Object.entries(serve.args as ArgDefs).filter(([, def]) => !def.positional);
 
   it("declare an environment variable on every flag", () => {
     expect(declared.length).toBeGreaterThan(10);
