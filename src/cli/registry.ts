@@ -67,6 +67,7 @@ export const COMMAND_INDEX: CommandEntry[] = [
   { command: "tokens create", load: () => import("./commands/tokens/create.js") },
   { command: "tokens list", load: () => import("./commands/tokens/list.js") },
   { command: "tokens revoke", load: () => import("./commands/tokens/revoke.js") },
+  { command: "workspaces list", load: () => import("./commands/workspaces/list.js") },
   { command: "secrets rotate", load: () => import("./commands/secrets/rotate.js") },
   { command: "rules eval", load: () => import("./commands/rules/eval.js") },
   { command: "rules test", load: () => import("./commands/rules/test.js") },

@@ -82,9 +82,25 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
     }
   };
   app.get("/healthz", routeMark("/healthz"), (c) => c.json({ status: "ok", database: store.reachable?.() === false ? "unreachable" : "reachable" }));
+  // Probes come every few seconds: what is logged is the change (not ready, ready again),
+  // once each, not every 503 (which is the probe's answer, not a failure of the node).
+  let notReadySince: number | undefined;
+  const readiness = (ready: boolean) => {
+    if (!ready && notReadySince === undefined) {
+      notReadySince = Date.now();
+      options.logger?.event("not_ready", { reason: "database_unreachable" }, "warn", "not ready: /readyz answers 503 until the database answers again");
+    } else if (ready && notReadySince !== undefined) {
+      options.logger?.event("ready", { notReadyMs: Date.now() - notReadySince }, "info", "ready: /readyz answers 200 again");
+      notReadySince = undefined;
+    }
+  };
   app.get("/readyz", routeMark("/readyz"), async (c) => {
+    c.set("answerNotFailure", true);
+    // Draining is said by the `stopping` event.
     if (options.activity.closing) return c.json({ status: "draining" }, 503);
-    return (await database()) ? c.json({ status: "ready" }) : c.json({ status: "unavailable", database: "unreachable" }, 503);
+    const ready = await database();
+    readiness(ready);
+    return ready ? c.json({ status: "ready" }) : c.json({ status: "unavailable", database: "unreachable" }, 503);
   });
   let doc: object | undefined;
   app.get("/v1/openapi.json", routeMark("/v1/openapi.json"), (c) => c.json((doc ??= openApiDocument(app))));

@@ -19,6 +19,7 @@ export type Admission =
   | { principal: Principal; refused?: undefined }
   | { refused: "missing"; principal?: undefined }
   | { refused: "invalid"; principal?: undefined }
+  | { refused: "expired"; expiredAt: string; principal?: undefined }
   | { refused: "scope"; principal: Principal };
 
 /**
@@ -30,8 +31,13 @@ export function admit(route: RouteSpec, auth: Authenticator, header: string | un
   if (!header) return { refused: "missing" };
   const token = bearerToken(header);
   if (token === undefined) return { refused: "invalid" };
-  const decide = (principal: Principal | null | undefined): Admission =>
-    !principal ? { refused: "invalid" } : hasScope(principal.scopes, route.scope) ? { principal } : { refused: "scope", principal };
+  const decide = (principal: Principal | null | undefined): Admission => {
+    if (!principal) {
+      const expiredAt = auth.expiredAt?.(token);
+      return expiredAt ? { refused: "expired", expiredAt } : { refused: "invalid" };
+    }
+    return hasScope(principal.scopes, route.scope) ? { principal } : { refused: "scope", principal };
+  };
   const known = stamp === undefined ? undefined : auth.cached(token, stamp);
   return known !== undefined ? decide(known) : auth.authenticate(token, stamp).then(decide);
 }
@@ -47,6 +53,7 @@ export function requireToken(route: RouteSpec, auth: Authenticator, engines: Eng
     const admission = await admit(route, auth, c.req.header("authorization"));
     if (admission.refused === "missing") throw new DdsError("unauthorized", "missing API token: send the header Authorization: Bearer <token>");
     if (admission.refused === "invalid") throw new DdsError("unauthorized", "invalid or revoked API token");
+    if (admission.refused === "expired") throw new DdsError("unauthorized", `the API token expired at ${admission.expiredAt}; make a new one with ddsctl tokens create (and revoke this one)`);
     if (admission.refused === "scope") {
       throw new DdsError("forbidden", `${route.method} ${route.path} needs a token with the ${route.scope} scope; this token has ${admission.principal.scopes.join(", ")}`);
     }

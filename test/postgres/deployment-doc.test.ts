@@ -12,7 +12,8 @@ import { binDir, freePort, startPostgres, type PgCluster } from "../helpers/pg-c
  *
  * - the variables the page asks the operator to set (PGHOST, PGPORT, PGUSER, PORT,
  *   METRICS_PORT, STANDBY_HOST, STANDBY_PORT), pointing at the throwaway servers and free
- *   ports;
+ *   ports; the servers ask every role for its password (SCRAM), and the superuser's is in
+ *   the operator's ~/.pgpass, as the page assumes;
  * - `ddsctl` on the PATH (this checkout), PostgreSQL's client programs, and a working folder
  *   holding `models/` (the mortgage fixtures) and `evidence.ndjson`, the operator's files.
  *
@@ -77,13 +78,16 @@ function script(lines: string[], envFile: string): string {
   return out.join("\n");
 }
 
+/** The superuser's password: only in the operator's ~/.pgpass, never on a command line. */
+const SUPERUSER_PASSWORD = "operator-only";
 let primary: PgCluster;
 let standby: PgCluster;
 let dir: string;
 beforeAll(async () => {
-  primary = await startPostgres({ superuser: "postgres" });
+  primary = await startPostgres({ superuser: "postgres", password: SUPERUSER_PASSWORD });
   standby = await primary.startReplica();
   dir = mkdtempSync(join(tmpdir(), "ddsctl-deployment-"));
+  writeFileSync(join(dir, ".pgpass"), `127.0.0.1:*:*:postgres:${SUPERUSER_PASSWORD}\n`, { mode: 0o600 });
   mkdirSync(join(dir, "bin"));
   symlinkSync(join(ROOT, "bin", "ddsctl"), join(dir, "bin", "ddsctl"));
   cpSync(join(ROOT, "fixtures", "mortgage", "models"), join(dir, "models"), { recursive: true });
@@ -118,6 +122,18 @@ describe("docs/deployment.md", () => {
     for (const b of blocks.filter((x) => x.marker === "yours")) {
       const set = b.lines.flatMap((l) => [...l.matchAll(/(?:^|\s)([A-Z_]+)=/g)].map((m) => m[1]));
       expect(set.filter((name) => !SUPPLIED.includes(name)), `line ${b.at}`).toEqual([]);
+    }
+  });
+
+  it("puts no password on a command line", () => {
+    for (const block of blocks) {
+      for (const line of block.lines) {
+        // A URL with user:password@, a password variable set on the line, a literal password.
+        expect(line, `docs/deployment.md:${block.at}`).not.toMatch(/postgres(ql)?:\/\/[^\s/@:]+:[^\s/@]+@/);
+        expect(line, `docs/deployment.md:${block.at}`).not.toMatch(/\bPGPASSWORD=/);
+        expect(line, `docs/deployment.md:${block.at}`).not.toMatch(/PASSWORD '(?!%s')/);
+        expect(line, `docs/deployment.md:${block.at}`).not.toMatch(/--database\b/);
+      }
     }
   });
 

@@ -86,11 +86,16 @@ describe("serve's settings", () => {
       [{ DDS_MIGRATE: "maybe" }, /^error: DDS_MIGRATE=maybe: use true or false/m],
       [{ DDS_WEBHOOK_TIMEOUT: "-1s" }, /^error: DDS_WEBHOOK_TIMEOUT -1s/m],
       [{ DDS_PIPELINE_CONCURRENCY: "0" }, /^error: DDS_PIPELINE_CONCURRENCY must be an integer from 1 to 1000/m],
+      // Not a flag's, but read at start all the same: a key that cannot be used refuses the start, not the first webhook.
+      [{ DDS_SECRET_KEY: "not a key!" }, /^error: key 1 of DDS_SECRET_KEY is not 32 bytes of base64 or 64 hex digits; make one with: /m],
+      [{ DDS_SECRET_KEY: "c2hvcnQ=" }, /^error: key 1 of DDS_SECRET_KEY is not 32 bytes/m],
     ];
     for (const [env, message] of cases) {
       const r = await ddsctl(box, ["serve"], { env });
       expect(r.exitCode, JSON.stringify(env)).toBe(2);
       expect(r.stderr, JSON.stringify(env)).toMatch(message);
+      // One line: the error and nothing else.
+      expect(r.stderr.trim().split("\n"), JSON.stringify(env)).toHaveLength(1);
     }
     // The flag, when given, is what is named (and what is read).
     const flag = await ddsctl(box, ["serve", "--port", "http"], { env: { DDS_PORT: "8080" } });

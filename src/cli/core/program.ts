@@ -19,6 +19,7 @@ export const NOUNS: Record<string, string> = {
   pipeline: "the resolution pipeline: run it now or see what is stale",
   webhooks: "webhooks: signed event deliveries to your endpoints, with retries",
   tokens: "API tokens for ddsctl serve (managed on the database, never over HTTP)",
+  workspaces: "the database's workspaces (tenants), each with its tokens and data",
   profiles: "saved targets (a local database or a remote service) in ~/.config/ddsctl/config.json",
   secrets: "the key that encrypts stored secrets (rotated on the database, never over HTTP)",
 };
@@ -32,7 +33,7 @@ export const TOPICS: Record<string, string> = Object.fromEntries(
     "Resources:": ["models", "fields", "contexts", "contributions", "records", "relationships", "rules", "evaluations"],
     "Rule workbench and pipeline:": ["trace", "pipeline"],
     "Loading data:": ["demo", "apply", "seed", "import", "export", "wait"],
-    "Serving and operations:": ["serve", "studio", "migrate", "tokens", "secrets", "webhooks"],
+    "Serving and operations:": ["serve", "studio", "migrate", "tokens", "workspaces", "secrets", "webhooks"],
     "Setup:": ["init", "login", "profiles", "completion", "version"],
   }).flatMap(([heading, words]) => words.map((w) => [w, heading])),
 );

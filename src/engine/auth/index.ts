@@ -3,11 +3,14 @@ export { generateToken, hashToken, TOKEN_PREFIX } from "./token-secret.js";
 export {
   createAuthenticator,
   issueToken,
+  issueTokenReporting,
   listTokens,
   revokeToken,
   type Authenticator,
   type IssuedToken,
+  type IssueOutcome,
   type IssueTokenOptions,
   type Principal,
   type TokenInfo,
 } from "./tokens.js";
+export { listWorkspaces, type WorkspaceInfo } from "./workspaces.js";

@@ -14,6 +14,8 @@ export interface IssueTokenOptions {
   workspace: string;
   scopes: readonly string[];
   name?: string;
+  /** When the token stops working (ISO 8601); absent: never. */
+  expiresAt?: string;
 }
 
 /** A newly issued token: the only time the secret is ever visible. */
@@ -22,6 +24,14 @@ export interface IssuedToken {
   token: string;
   workspace: string;
   scopes: TokenScope[];
+  /** When it stops working; absent: never (the answer of a token without expiry is as before). */
+  expiresAt?: string;
+}
+
+/** What issuing a token did besides: whether its workspace was made for it (nothing was in it before). */
+export interface IssueOutcome {
+  issued: IssuedToken;
+  workspaceCreated: boolean;
 }
 
 /** A token as listings show it: never the secret, never its hash. */
@@ -33,6 +43,8 @@ export interface TokenInfo {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** When it stops (or stopped) working; null: never. */
+  expiresAt: string | null;
 }
 
 /** The identity a valid bearer token grants. */
@@ -40,6 +52,8 @@ export interface Principal {
   tokenId: string;
   workspace: string;
   scopes: string[];
+  /** When the token stops working (epoch ms); absent: never. A remembered verdict is checked against it at each use. */
+  expiresAtMs?: number;
 }
 
 const info = (r: TokenRow): TokenInfo => ({
@@ -50,20 +64,29 @@ const info = (r: TokenRow): TokenInfo => ({
   createdAt: r.createdAt,
   lastUsedAt: r.lastUsedAt,
   revokedAt: r.revokedAt,
+  expiresAt: r.expiresAt,
 });
 
 /** Issues a token for a workspace (created if new); stores only the token's SHA-256. */
 export async function issueToken(store: Store, options: IssueTokenOptions): Promise<IssuedToken> {
+  return (await issueTokenReporting(store, options)).issued;
+}
+
+/** {@link issueToken}, saying also whether the workspace was created for the token (`tokens create` warns: a typo makes a new, empty one). */
+export async function issueTokenReporting(store: Store, options: IssueTokenOptions): Promise<IssueOutcome> {
   checkWorkspaceName(options.workspace);
   if (options.scopes.length === 0) throw errors.usage("a token needs a scope: read, write or admin");
   const scopes = [...new Set(options.scopes.map(parseScope))];
+  const expiresAt = options.expiresAt ?? null;
+  if (expiresAt !== null && !(Date.parse(expiresAt) > Date.now())) throw errors.usage(`a token's expiry must be in the future, got ${expiresAt}`);
   const token = generateToken();
   const tokenId = newId();
-  await store.sql.tx(async (tx) => {
-    await ensureWorkspace(tx, options.workspace);
-    await createTokenRepo(tx).insert({ id: tokenId, workspace: options.workspace, name: options.name ?? null, scopes, createdAt: nowIso() }, hashToken(token));
+  const workspaceCreated = await store.sql.tx(async (tx) => {
+    const created = await ensureWorkspace(tx, options.workspace);
+    await createTokenRepo(tx).insert({ id: tokenId, workspace: options.workspace, name: options.name ?? null, scopes, createdAt: nowIso(), expiresAt }, hashToken(token));
+    return created;
   });
-  return { tokenId, token, workspace: options.workspace, scopes };
+  return { issued: { tokenId, token, workspace: options.workspace, scopes, ...(expiresAt ? { expiresAt } : {}) }, workspaceCreated };
 }
 
 /** Lists tokens (optionally of one workspace), without secrets. */
@@ -94,13 +117,20 @@ const MAX_CACHED = 10_000;
  * process's own, bounded, and dropped at every change; the database holds hashes only and
  * nothing logs a token.
  */
-export function createAuthenticator(store: Store, options: { onError?: (err: unknown) => void } = {}) {
+export function createAuthenticator(store: Store, options: { onError?: (err: unknown) => void } = {}): Authenticator {
   const repo = createTokenRepo(store.sql);
   const touched = new Map<string, number>();
   const cache = new StampedCache<Principal | null>(MAX_CACHED);
-  const admit = (principal: Principal | null): Principal | undefined => {
+  // Tokens refused because they expired, and when: the 401 says so (bounded like the cache).
+  const expired = new Map<string, string>();
+  const admit = (token: string, principal: Principal | null): Principal | undefined => {
     if (!principal) return undefined;
     const t = Date.now();
+    if (principal.expiresAtMs !== undefined && t >= principal.expiresAtMs) {
+      if (expired.size >= MAX_CACHED) expired.clear();
+      expired.set(token, new Date(principal.expiresAtMs).toISOString());
+      return undefined;
+    }
     if (t - (touched.get(principal.tokenId) ?? 0) > TOUCH_EVERY_MS) {
       touched.set(principal.tokenId, t);
       // Bookkeeping only: a failed write must not fail the request it rides on.
@@ -117,7 +147,7 @@ export function createAuthenticator(store: Store, options: { onError?: (err: unk
     cached(token: string, stamp: string): Principal | null | undefined {
       if (!looksLikeToken(token)) return null;
       const principal = cache.get(stamp, token);
-      return principal === undefined ? undefined : (admit(principal) ?? null);
+      return principal === undefined ? undefined : (admit(token, principal) ?? null);
     },
     /**
      * The principal of a valid, unrevoked token, or undefined. `stamp` is the store's
@@ -129,13 +159,25 @@ export function createAuthenticator(store: Store, options: { onError?: (err: unk
       let principal = cache.get(now, token);
       if (principal === undefined) {
         const row = await repo.findByHash(hashToken(token));
-        principal = row && !row.revokedAt ? { tokenId: row.id, workspace: row.workspace, scopes: row.scopes } : null;
+        principal = row && !row.revokedAt ? { tokenId: row.id, workspace: row.workspace, scopes: row.scopes, ...(row.expiresAt ? { expiresAtMs: Date.parse(row.expiresAt) } : {}) } : null;
         cache.set(now, token, principal);
       }
-      return admit(principal);
+      return admit(token, principal);
     },
+    expiredAt: (token: string) => expired.get(token),
   };
 }
 
-/** The authenticator type. */
-export type Authenticator = ReturnType<typeof createAuthenticator>;
+/** Who may call: the database's tokens, or the studio's session. */
+export interface Authenticator {
+  /**
+   * The remembered verdict of a token under `stamp`: a principal, null for a refused
+   * token, undefined when not remembered (then call `authenticate`). Synchronous, for
+   * the read lane's hot path.
+   */
+  cached(token: string, stamp: string): Principal | null | undefined;
+  /** The principal of a valid, unrevoked, unexpired token, or undefined. */
+  authenticate(token: string, stamp?: string): Promise<Principal | undefined>;
+  /** When a token just refused had expired (ISO 8601), so the 401 can say so; undefined for any other refusal. */
+  expiredAt?(token: string): string | undefined;
+}

@@ -96,9 +96,9 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** Creates the workspace row if it does not exist yet. */
-export async function ensureWorkspace(sql: Sql, name: string): Promise<void> {
-  await sql.run("INSERT INTO workspaces (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", [name, sql.dialect.time(Date.now())]);
+/** Creates the workspace row if it does not exist yet; true when it was created now. */
+export async function ensureWorkspace(sql: Sql, name: string): Promise<boolean> {
+  return (await sql.run("INSERT INTO workspaces (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", [name, sql.dialect.time(Date.now())])) > 0;
 }
 
 /**

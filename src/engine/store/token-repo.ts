@@ -10,11 +10,13 @@ export interface TokenRow {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** When it stops working; null: never. */
+  expiresAt: string | null;
 }
 
 type RawRow = Omit<TokenRow, "scopes"> & { scopes: string };
 
-const COLUMNS = `t.uuid AS id, w.name AS workspace, t.name, t.scopes, t.created_at AS "createdAt", t.last_used_at AS "lastUsedAt", t.revoked_at AS "revokedAt"`;
+const COLUMNS = `t.uuid AS id, w.name AS workspace, t.name, t.scopes, t.created_at AS "createdAt", t.last_used_at AS "lastUsedAt", t.revoked_at AS "revokedAt", t.expires_at AS "expiresAt"`;
 const FROM = "tokens t JOIN workspaces w ON w.id = t.workspace_id";
 
 const toRow = (r: RawRow): TokenRow => ({ ...r, scopes: JSON.parse(r.scopes) as string[] });
@@ -27,13 +29,14 @@ export function createTokenRepo(db: Sql) {
   const d = db.dialect;
   return {
     async insert(row: Omit<TokenRow, "lastUsedAt" | "revokedAt">, tokenHash: string): Promise<void> {
-      await db.run(`INSERT INTO tokens (uuid, workspace_id, name, token_hash, scopes, created_at) VALUES (?, ${WORKSPACE}, ?, ?, ?, ?)`, [
+      await db.run(`INSERT INTO tokens (uuid, workspace_id, name, token_hash, scopes, created_at, expires_at) VALUES (?, ${WORKSPACE}, ?, ?, ?, ?, ?)`, [
         d.uuid(row.id),
         row.workspace,
         row.name,
         d.digest(tokenHash),
         JSON.stringify(row.scopes),
         d.time(row.createdAt),
+        d.time(row.expiresAt),
       ]);
     },
     /** The token with this hash (hex), revoked or not. */

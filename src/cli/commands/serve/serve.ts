@@ -5,7 +5,7 @@ import { loadServer } from "../../load-external.js";
 import { Output } from "../../output/output.js";
 import { describeTarget } from "../../target.js";
 import { durationFlag } from "../../common/duration-flag.js";
-import { startupHints } from "./startup-hints.js";
+import { MAKE_SECRET_KEY, startupHints } from "./startup-hints.js";
 import { migrationProgress } from "../../common/migration-progress.js";
 import { describeWebhookSettings, webhookArgs, webhookSettings } from "../../common/webhook-settings.js";
 import { openWhenReachable, strayDatabaseErrors } from "./wait-for-database.js";
@@ -124,6 +124,11 @@ export default defineCommand({
     const concurrency = parseCount(flags.pipelineConcurrency === undefined ? undefined : String(flags.pipelineConcurrency), from("pipelineConcurrency", "--pipeline-concurrency"));
     if (leaseMs < 1000) throw errors.usage(`${from("lease", "--lease")} ${flags.lease}: a lease shorter than 1s would be taken over while its pass still runs`);
     const webhooks = webhookSettings(flags, (key) => ctx.sourceOf(key));
+    // Lazy: engine code loads only for the command that uses it, never at start-up.
+    const { secretKeyProblem } = await import("../../../engine/secrets/key-ring.js");
+    // A key that cannot be read would start the node and refuse its first webhook (503): refuse it now.
+    const keyProblem = secretKeyProblem(ctx.io.env);
+    if (keyProblem) throw errors.usage(`${keyProblem}; make one with: ${MAKE_SECRET_KEY}`);
     const { out } = ctx;
     // The address and background failures are printed even under --quiet (which silences
     // the access log): with --port 0 the address is the only way to learn the port.
@@ -131,7 +136,8 @@ export default defineCommand({
     const { createServer, createServerLogger } = await loadServer();
     const logger = createServerLogger({ format: json ? "json" : "plain", write: (line) => always.info(line), quiet: out.options.quiet });
     // In JSON, every line on stderr is a JSON object: the messages people read become events.
-    const say = (event: string, message: string, fields: Record<string, unknown> = {}) => (json ? logger.event(event, fields, "info", message) : out.info(message));
+    // Events are written under --quiet too (it silences request lines only).
+    const say = (event: string, message: string, fields: Record<string, unknown> = {}) => (json ? logger.event(event, fields, "info", message) : always.info(message));
     // Lazy: engine code (the stores, their drivers) loads only for the command that uses it, never at start-up.
     const { onEngineEvent } = await import("../../../engine/events.js");
     const stopEvents = onEngineEvent(({ event, ...fields }) => logger.event(event, fields, event === "db_unreachable" ? "warn" : "info"));
@@ -167,10 +173,11 @@ export default defineCommand({
         const signal = await signals.received;
         say("stopping", `${signal}: draining in-flight requests and the current pass`, { signal });
         await server.close();
-        say("stopped", "stopped");
       } finally {
         await app.close();
       }
+      // Said once the database is closed too: nothing is left to keep the process up.
+      say("stopped", "stopped");
     } finally {
       stray.dispose();
       stopEvents();

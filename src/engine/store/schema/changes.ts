@@ -40,6 +40,12 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
       { createIndex: { table: "records", index: "records_changed" } },
     ],
   },
+  {
+    // Tokens that expire (`tokens create --expires-in 90d`). Tokens made before keep NULL:
+    // they never expire, as when they were made.
+    name: "token-expiry",
+    steps: [{ addColumn: { table: "tokens", column: "expires_at" } }],
+  },
 ];
 
 const tableOf = (name: string) => {

@@ -268,7 +268,7 @@ export const evaluations: Table = {
 
 export const tokens: Table = {
   name: "tokens",
-  doc: "An API token: only its SHA-256 is stored.",
+  doc: "An API token: only its SHA-256 is stored. `expires_at` NULL: it never expires (every token made before expiry existed).",
   columns: {
     id: c.key(),
     uuid: c.uuid({ notNull: true }),
@@ -279,6 +279,7 @@ export const tokens: Table = {
     created_at: c.time({ notNull: true }),
     last_used_at: c.time(),
     revoked_at: c.time(),
+    expires_at: c.time(),
   },
   indexes: [
     { name: "tokens_uuid", columns: ["uuid"], unique: true, serves: "a token by id (revoke)" },
