@@ -4,7 +4,7 @@ import { DdsError, isDdsError } from "../contract/errors.js";
 import { ROUTES } from "../contract/routes.js";
 import { type Authenticator, type App, asDatabaseUnavailable } from "../engine/index.js";
 import { accessLog } from "./access-log.js";
-import { requireToken } from "./auth.js";
+import { requireToken, type AuthRefusal } from "./auth.js";
 import { ClientAbortedError, readBody } from "./body.js";
 import { routeHandler } from "./handler.js";
 import { idempotency, type IdempotencyOptions } from "./idempotency.js";
@@ -32,6 +32,8 @@ export interface AppOptions {
   /** Who may call, and the engine each caller gets (default: the application's tokens and engines; the studio has its session). */
   auth?: Authenticator;
   engines?: Engines;
+  /** Told of every request refused for its token (the metrics count them by reason). */
+  onAuthRefused?: (reason: AuthRefusal) => void;
 }
 
 /**
@@ -110,7 +112,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   for (const route of ROUTES) {
     declareRoute(app, route);
     const path = `/v1${route.path.replace(/\{([^}]+)\}/g, ":$1")}`;
-    const chain = [routeMark(`/v1${route.path}`), requireToken(route, auth, engines), readBody(route, options.maxBodyBytes)];
+    const chain = [routeMark(`/v1${route.path}`), requireToken(route, auth, engines, options.onAuthRefused), readBody(route, options.maxBodyBytes)];
     if (route.method !== "GET") chain.push(idempotency(keys, options.idempotency, { engineStores: route.writeOptions, owner, box: route.secret ? box : undefined }));
     app.on([route.method], [path], ...chain, routeHandler(route));
   }

@@ -90,7 +90,15 @@ export function createServer(options: ServerOptions) {
   const engines = appEngines(options.app);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const metrics: ServerMetrics | undefined = options.metrics ? createMetrics(options.app) : undefined;
-  const app = createApp({ app: options.app, activity, logger, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes, deadlineMs: timeouts.responseMs });
+  const app = createApp({
+    app: options.app,
+    activity,
+    logger,
+    idempotency: options.idempotency,
+    maxBodyBytes: options.maxBodyBytes,
+    deadlineMs: timeouts.responseMs,
+    onAuthRefused: metrics?.authRefused,
+  });
   const lane = createReadLane({ store, auth, engines, activity, logger });
   const worker: WorkerOptions | false | undefined = options.worker === false ? false : withObserver(options.worker, metrics, logger);
 

@@ -8,9 +8,9 @@ import { describeUpgrade } from "./upgrade-suite.js";
 // compact-keys rebuild brings 1 to 4 straight to the latest schema; 5 adds columns.
 for (const from of [1, 2, 3, 4]) {
   const fixture = `sqlite-schema-${from}`;
-  describeUpgrade({ fixture, from, to: 7, migration: "0005-compact-keys", open: async () => sqliteTarget(releaseFixture(fixture)) });
+  describeUpgrade({ fixture, from, to: 8, migration: "0005-compact-keys", open: async () => sqliteTarget(releaseFixture(fixture)) });
 }
-describeUpgrade({ fixture: "sqlite-schema-5", from: 5, to: 7, migration: "incremental-passes", copies: false, open: async () => sqliteTarget(releaseFixture("sqlite-schema-5")) });
+describeUpgrade({ fixture: "sqlite-schema-5", from: 5, to: 8, migration: "incremental-passes", copies: false, open: async () => sqliteTarget(releaseFixture("sqlite-schema-5")) });
 
 it("in a terminal, the upgrade redraws one progress line with the share of rows copied", async () => {
   const target = sqliteTarget(releaseFixture("sqlite-schema-4"));
@@ -24,7 +24,7 @@ it("in a terminal, the upgrade redraws one progress line with the share of rows 
     // It ends drawn full, then moves on; no line per table as in a log.
     expect(r.stdout).toMatch(new RegExp(`\\r${label}: settings 100 % \\(([\\d,]+) of \\1 rows\\)\\x1b\\[K\\r?\\n`));
     expect(r.stdout).not.toMatch(new RegExp(`${label}: \\w+\\r?\\n`));
-    expect(r.stdout).toContain("applied 3 migration(s); schema version 7");
+    expect(r.stdout).toContain("applied 4 migration(s); schema version 8");
   } finally {
     await target.cleanup();
   }

@@ -86,6 +86,13 @@ export interface Store {
   writeGroup?(): WriteGroup;
   /** The connection pool's use (PostgreSQL); absent on SQLite, which has one connection and no pool. */
   poolStats?(): PoolStats;
+  /**
+   * Calls `fn` after each top-level operation on the database (a statement, or a whole
+   * transaction) with its seconds, from a held connection to its answer, and whether it
+   * failed (PostgreSQL, for the metrics; absent on SQLite, whose statements run in-process).
+   * Returns the unsubscribe function.
+   */
+  observeQueries?(fn: (seconds: number, failed: boolean) => void): () => void;
   /** Resolves when the database answers a trivial query (`/readyz`, the metrics' `dds_db_up`). */
   ping(): Promise<void>;
   /**

@@ -62,6 +62,7 @@ export function createPgPool(url: string, location: string, options: PgPoolOptio
   let client = createClient(target, size);
   const permits = createPermits(size);
   const resets = new Set<() => void>();
+  const observers = new Set<(seconds: number, failed: boolean) => void>();
 
   /** Drops every connection of the current client (their statements fail) and starts a new one. */
   const reset = (from: postgres.Sql = client) => {
@@ -116,11 +117,15 @@ export function createPgPool(url: string, location: string, options: PgPoolOptio
         availability.suspect();
         throw errors.databaseUnavailable(`all ${size} connections of this node to ${location} stayed busy for ${waitMs / 1000} s; retry shortly`, 1);
       }
+      const started = observers.size > 0 ? performance.now() : 0;
+      let failed = true;
       try {
         for (let attempt = 1; ; attempt++) {
           const from = client;
           try {
-            return await fn(from);
+            const result = await fn(from);
+            failed = false;
+            return result;
           } catch (err) {
             // Nothing commits on a read-only server: the whole operation runs again on new connections.
             if (isReadOnlyServer(err) && attempt < 3) {
@@ -132,7 +137,13 @@ export function createPgPool(url: string, location: string, options: PgPoolOptio
         }
       } finally {
         permit.release();
+        if (started > 0) for (const observe of observers) observe((performance.now() - started) / 1000, failed);
       }
+    },
+    /** Calls `fn` after each operation run by `use` (the metrics' query time); returns the unsubscribe function. */
+    observe(fn: (seconds: number, failed: boolean) => void): () => void {
+      observers.add(fn);
+      return () => void observers.delete(fn);
     },
     /** Where the pool connects (the notification listener connects there too). */
     target,

@@ -89,6 +89,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     lockKeyAndRead: (workspace, key, read) => keyLocks.lockAndRead(workspace, key, read),
     reachable: () => !pool.availability.down,
     poolStats: () => pool.stats(),
+    observeQueries: (fn) => pool.observe(fn),
     async ping() {
       // A stuck network must not hang a readiness check for the driver's whole connect timeout.
       let timer: NodeJS.Timeout | undefined;

@@ -81,7 +81,7 @@ export const fields: Table = {
 
 export const contexts: Table = {
   name: "contexts",
-  doc: "A decisioning context, with its pipeline state (freshness, evidence version, claim).",
+  doc: "A decisioning context, with its pipeline state (freshness, evidence version, claim). `stale_since`: when it last turned stale, NULL while resolved (set to the upgrade's time for contexts stale when the column came).",
   columns: {
     id: c.key(),
     uuid: c.uuid({ notNull: true }),
@@ -105,6 +105,9 @@ export const contexts: Table = {
     created_at: c.time({ notNull: true }),
     updated_at: c.time({ notNull: true }),
     resolved_at: c.time(),
+    // When it last turned stale (resolved → stale); NULL while resolved. How long the
+    // oldest stale context has waited (a metric) is read from it.
+    stale_since: c.time(),
     deleted_at: c.time(),
   },
   indexes: [
