@@ -70,8 +70,10 @@ function script(lines: string[], envFile: string): string {
   for (const line of lines) {
     out.push(`printf '%s\\n' '${`$ ${line}`.replace(/'/g, "'\\''")}' >&2`);
     const serve = /^\s*ddsctl serve\b/.test(line);
-    if (serve && /&\s*$/.test(line)) out.push("stop_node", line);
-    else if (serve) out.push("stop_node", `${line} > node.log 2>&1 &`, "echo $! > node.pid", "node_ready");
+    // A comment at the end of the line would swallow what the test appends to it.
+    const command = line.replace(/\s+#\s.*$/, "");
+    if (serve && /&\s*$/.test(command)) out.push("stop_node", line);
+    else if (serve) out.push("stop_node", `${command} > node.log 2>&1 &`, "echo $! > node.pid", "node_ready");
     else out.push(line);
   }
   out.push(`export -p > ${envFile}`);
