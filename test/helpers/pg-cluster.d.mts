@@ -3,6 +3,8 @@ export interface PgCluster {
   port: number;
   /** The folder of its Unix socket (`.s.PGSQL.<port>`). */
   socketDir: string;
+  /** Its data folder (owned by the user the server runs as). */
+  dataDir: string;
   /** The URL of a database of this server. */
   url(database: string): string;
   /** A new, empty database on the cluster; its URL. */
@@ -38,3 +40,6 @@ export function binDir(): string;
 
 /** A TCP port of 127.0.0.1 free right now. */
 export function freePort(): Promise<number>;
+
+/** The uid/gid the servers run as when this process is root (the `postgres` user); undefined otherwise. */
+export function serverUser(): { uid: number; gid: number } | undefined;

@@ -35,8 +35,11 @@ export function freePort() {
   });
 }
 
-/** The uid/gid of the `postgres` user when this process runs as root (initdb refuses root). */
-function serverUser() {
+/**
+ * The uid/gid of the `postgres` user when this process runs as root (initdb refuses root),
+ * which then owns the servers' files; undefined when this process's own user does.
+ */
+export function serverUser() {
   if (process.getuid?.() !== 0) return undefined;
   const id = (flag) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
   try {
@@ -129,6 +132,7 @@ async function server({ extra, superuser, password, init }) {
   return {
     port,
     socketDir: dir,
+    dataDir: data,
     url: (database) => `postgres://${superuser}@127.0.0.1:${port}/${database}`,
     async createDatabase() {
       const name = `t${process.pid}_${++n}_${Math.random().toString(36).slice(2, 8)}`;
