@@ -122,7 +122,7 @@ beforeAll(async () => {
     JSON.stringify({ contextRef: ref, modelName: "Loan", sourceId: "application", sourceType: "document", data: { amount, termMonths: 360, purpose: "purchase", applicationDate: "2026-11-01" } });
   writeFileSync(join(dir, "evidence.ndjson"), `${line("case-1", 250_000)}\n${line("case-2", 410_000)}\n`);
   next = makeNextRelease(dir);
-  if (runAs) await execa("chown", ["-R", `${runAs.uid}:${runAs.gid}`, dir]);
+  if (runAs) await execa("chown", ["-hR", `${runAs.uid}:${runAs.gid}`, dir]);
 }, 120_000);
 afterAll(async () => {
   const pid = dir && existsSync(join(dir, "node.pid")) ? Number(readFileSync(join(dir, "node.pid"), "utf8")) : undefined;
