@@ -22,8 +22,8 @@ export default defineCommand({
   help: "The token acts in the workspace --workspace (a global option) names, else DDS_WORKSPACE's or the profile's, else default (where the local database keeps its data). A workspace the database does not have yet is created, empty, and stderr says so (ddsctl workspaces list shows those it has).",
   writes: true,
   async handler(args, ctx) {
-    // Lazy: engine code (node:crypto, the token cache) loads only for the token commands, never at start-up.
     const expiresAt = args.expiresIn === undefined ? undefined : new Date(Date.now() + positiveDuration(args.expiresIn, "--expires-in")).toISOString();
+    // Lazy: engine code (node:crypto, the token cache) loads only for the token commands, never at start-up.
     const { issueTokenReporting, listWorkspaces } = await import("../../../engine/auth/index.js");
     const { issued, workspaceCreated, others } = await withTokenStore(ctx, true, async (store, workspace) => {
       const outcome = await issueTokenReporting(store, { workspace, scopes: args.scope, name: args.name, expiresAt });
