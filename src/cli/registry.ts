@@ -69,6 +69,7 @@ export const COMMAND_INDEX: CommandEntry[] = [
   { command: "tokens revoke", load: () => import("./commands/tokens/revoke.js") },
   { command: "tokens rate", load: () => import("./commands/tokens/rate.js") },
   { command: "workspaces rate", load: () => import("./commands/workspaces/rate.js") },
+  { command: "workspaces list", load: () => import("./commands/workspaces/list.js") },
   { command: "secrets rotate", load: () => import("./commands/secrets/rotate.js") },
   { command: "rules eval", load: () => import("./commands/rules/eval.js") },
   { command: "rules test", load: () => import("./commands/rules/test.js") },

@@ -34,6 +34,8 @@ export type ErrorCode =
   | "not_implemented"
   | "unavailable"
   | "database_unavailable"
+  | "database_login_refused"
+  | "schema_too_new"
   | "internal_error";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -59,6 +61,8 @@ const STATUS: Record<ErrorCode, number> = {
   not_implemented: 501,
   unavailable: 503,
   database_unavailable: 503,
+  database_login_refused: 503,
+  schema_too_new: 503,
   internal_error: 500,
 };
 
@@ -89,6 +93,10 @@ export const ExitCode = {
   timeout: 5,
   /** The database (or the service's database) cannot be reached now; the command may be run again. */
   unavailable: 6,
+  /** The database refused to let this ddsctl in: wrong or missing password, unknown role or database, no CONNECT right. */
+  loginRefused: 7,
+  /** The database's schema is newer than this ddsctl's: upgrade ddsctl. */
+  schemaTooNew: 8,
 } as const;
 
 /** The RFC 9457 problem body every error is written as. */
@@ -125,6 +133,8 @@ export class DdsError extends Error {
   get exitCode(): number {
     if (this.status === 404) return ExitCode.notFound;
     if (this.code === "database_unavailable") return ExitCode.unavailable;
+    if (this.code === "database_login_refused") return ExitCode.loginRefused;
+    if (this.code === "schema_too_new") return ExitCode.schemaTooNew;
     if (this.code === "invalid_request" && this.usage) return ExitCode.usage;
     return ExitCode.failure;
   }
@@ -203,6 +213,11 @@ export const errors = {
     if (retryAfter !== undefined) e.retryAfter = retryAfter;
     return e;
   },
+  /** The database (at `location`) refused the login; `detail` says why, from the server. */
+  loginRefused: (location: string, detail: string) => new DdsError("database_login_refused", `cannot log in to database ${location}: ${detail}`),
+  /** A database written by a newer ddsctl, whose schema this one cannot run on. */
+  schemaTooNew: (location: string, version: number, known: number) =>
+    new DdsError("schema_too_new", `database ${location} has schema version ${version}, newer than this ddsctl supports (${known}); upgrade ddsctl`),
   notImplemented: (what: string, issue: string) =>
     new DdsError("not_implemented", `${what} is not implemented yet (arrives with ${issue})`),
 };

@@ -102,7 +102,16 @@ export function createServer(options: ServerOptions) {
     options.rateLimits === false
       ? undefined
       : createAppRateLimiter(options.app, options.rateLimits ?? DEFAULT_RATE_LIMITS, refusalReporter(logger, metrics?.rateLimited), reportFailure(() => logger, "rate_budget_error"));
-  const app = createApp({ app: options.app, activity, logger, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes, deadlineMs: timeouts.responseMs, rateLimiter });
+  const app = createApp({
+    app: options.app,
+    activity,
+    logger,
+    idempotency: options.idempotency,
+    maxBodyBytes: options.maxBodyBytes,
+    deadlineMs: timeouts.responseMs,
+    onAuthRefused: metrics?.authRefused,
+    rateLimiter,
+  });
   const lane = createReadLane({ store, auth, engines, activity, logger, rateLimiter });
   const worker: WorkerOptions | false | undefined = options.worker === false ? false : withObserver(options.worker, metrics, logger);
 

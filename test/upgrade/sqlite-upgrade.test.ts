@@ -9,9 +9,9 @@ import { describeUpgrade } from "./upgrade-suite.js";
 // incremental passes' and the rate limits') and the rate budgets' table.
 for (const from of [1, 2, 3, 4]) {
   const fixture = `sqlite-schema-${from}`;
-  describeUpgrade({ fixture, from, to: 7, migration: "0005-compact-keys", open: async () => sqliteTarget(releaseFixture(fixture)) });
+  describeUpgrade({ fixture, from, to: 9, migration: "0005-compact-keys", open: async () => sqliteTarget(releaseFixture(fixture)) });
 }
-describeUpgrade({ fixture: "sqlite-schema-5", from: 5, to: 7, migration: "incremental-passes", copies: false, open: async () => sqliteTarget(releaseFixture("sqlite-schema-5")) });
+describeUpgrade({ fixture: "sqlite-schema-5", from: 5, to: 9, migration: "incremental-passes", copies: false, open: async () => sqliteTarget(releaseFixture("sqlite-schema-5")) });
 
 it("in a terminal, the upgrade redraws one progress line with the share of rows copied", async () => {
   const target = sqliteTarget(releaseFixture("sqlite-schema-4"));
@@ -25,7 +25,7 @@ it("in a terminal, the upgrade redraws one progress line with the share of rows 
     // It ends drawn full, then moves on; no line per table as in a log.
     expect(r.stdout).toMatch(new RegExp(`\\r${label}: settings 100 % \\(([\\d,]+) of \\1 rows\\)\\x1b\\[K\\r?\\n`));
     expect(r.stdout).not.toMatch(new RegExp(`${label}: \\w+\\r?\\n`));
-    expect(r.stdout).toContain("applied 3 migration(s); schema version 7");
+    expect(r.stdout).toContain("applied 5 migration(s); schema version 9");
   } finally {
     await target.cleanup();
   }

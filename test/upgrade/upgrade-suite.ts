@@ -157,6 +157,12 @@ export function describeUpgrade(c: UpgradeCase): void {
       for (const [name, argv] of recorded) expect(lostOrChanged(inTodaysWords(name, fixture.views[name]), await cliJson(target, argv)), name).toEqual([]);
     });
 
+    it("keeps the release's tokens, none of which expires (expiresAt null)", async () => {
+      const listed = await cliJson<Listing<{ tokenId: string; expiresAt: string | null }>>(target, ["tokens", "list"]);
+      expect(listed.data.length).toBeGreaterThan(0);
+      expect(listed.data.map((t) => t.expiresAt)).toEqual(listed.data.map(() => null));
+    });
+
     describe("on a real ddsctl serve", () => {
       let serve: Awaited<ReturnType<typeof startServe>>;
       let receiver: Awaited<ReturnType<typeof startReceiver>>;

@@ -1,18 +1,19 @@
 import { DEFAULT_RATE_LIMITS, formatRateSpec, parseRateSpec, type RateSpec } from "../../contract/rate-limit.js";
 import type { StringArg } from "../core/args.js";
-import type { Env } from "../core/io.js";
 
 /** `serve`'s rate-limit flags, declared once: each with its variable (docs/deployment.md). */
 export const rateLimitArgs = {
   workspaceRate: {
     type: "string",
     placeholder: "limit",
-    description: `each workspace's rate limit, in cost units per window, unless it has its own (default ${formatRateSpec(DEFAULT_RATE_LIMITS.workspace)}; off for none; env DDS_WORKSPACE_RATE)`,
+    env: "DDS_WORKSPACE_RATE",
+    description: `each workspace's rate limit, in cost units per window, unless it has its own (default ${formatRateSpec(DEFAULT_RATE_LIMITS.workspace)}; off for none)`,
   } satisfies StringArg,
   tokenRate: {
     type: "string",
     placeholder: "limit",
-    description: `each token's rate limit within its workspace's, unless it has its own (default ${formatRateSpec(DEFAULT_RATE_LIMITS.token)}; off for none; env DDS_TOKEN_RATE)`,
+    env: "DDS_TOKEN_RATE",
+    description: `each token's rate limit within its workspace's, unless it has its own (default ${formatRateSpec(DEFAULT_RATE_LIMITS.token)}; off for none)`,
   } satisfies StringArg,
 };
 
@@ -30,16 +31,16 @@ export interface RateLimitSettings {
  * `0` turns that limit off; anything unreadable is a usage error (exit 2) naming the flag or
  * variable it came from.
  */
-export function rateLimitSettings(flags: { workspaceRate?: string; tokenRate?: string }, env: Env): RateLimitSettings {
-  const read = (flag: string | undefined, name: keyof typeof RATE_LIMIT_VARIABLES, fallback: RateSpec): RateSpec | null => {
-    const variable = RATE_LIMIT_VARIABLES[name];
-    if (flag !== undefined) return parseRateSpec(flag, name);
-    const value = env[variable];
-    return value !== undefined ? parseRateSpec(value, variable) : fallback;
+export function rateLimitSettings(flags: { workspaceRate?: string; tokenRate?: string }, sourceOf: (key: string) => string): RateLimitSettings {
+  // The flag or its variable (declared with the flag, read by the command line's parser).
+  const read = (value: string | undefined, key: string, flag: keyof typeof RATE_LIMIT_VARIABLES, fallback: RateSpec): RateSpec | null => {
+    if (value === undefined) return fallback;
+    const source = sourceOf(key);
+    return parseRateSpec(value, source === "default" ? flag : source);
   };
   return {
-    workspace: read(flags.workspaceRate, "--workspace-rate", DEFAULT_RATE_LIMITS.workspace),
-    token: read(flags.tokenRate, "--token-rate", DEFAULT_RATE_LIMITS.token),
+    workspace: read(flags.workspaceRate, "workspaceRate", "--workspace-rate", DEFAULT_RATE_LIMITS.workspace),
+    token: read(flags.tokenRate, "tokenRate", "--token-rate", DEFAULT_RATE_LIMITS.token),
   };
 }
 

@@ -49,7 +49,16 @@ function targetToOpen(def: CommandDefinition, readOnly: boolean, target: Target)
 }
 
 /** Builds the context a handler receives. */
-export function createContext(def: CommandDefinition, values: ArgsOf<ArgDefs>, io: CliIO, out: Output, flags: GlobalFlags, state: RunState, argv: string[]): CommandContext {
+export function createContext(
+  def: CommandDefinition,
+  values: ArgsOf<ArgDefs>,
+  io: CliIO,
+  out: Output,
+  flags: GlobalFlags,
+  state: RunState,
+  argv: string[],
+  sources: Record<string, string> = {},
+): CommandContext {
   const readOnly = def.readOnlyWhen?.(values) ?? false;
   let target: Target | undefined;
   const throttle = createThrottle();
@@ -64,6 +73,7 @@ export function createContext(def: CommandDefinition, values: ArgsOf<ArgDefs>, i
     io,
     globals: flags,
     argv,
+    sourceOf: (key) => sources[key] ?? "default",
     target: () => (target ??= resolveTarget(flags, io.env, { ambientRemote: !def.localByDefault })),
     service: async () => {
       if (!state.service) {

@@ -28,6 +28,11 @@ export interface CommandContext {
   globals: GlobalFlags;
   /** The command line as given (without node and the script), e.g. to print how to resume. */
   argv: string[];
+  /**
+   * Where a declared flag's value came from, to name it in an error: the flag (`--port`),
+   * the environment variable that gave it (`DDS_PORT`), or `default`.
+   */
+  sourceOf(key: string): string;
   /** The target chosen by flags, environment and profile (resolved once). */
   target(): Target;
   /**

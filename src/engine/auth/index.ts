@@ -3,6 +3,7 @@ export { generateToken, hashToken, TOKEN_PREFIX } from "./token-secret.js";
 export {
   createAuthenticator,
   issueToken,
+  issueTokenReporting,
   listTokens,
   revokeToken,
   setTokenRate,
@@ -10,8 +11,10 @@ export {
   workspaceRate,
   type Authenticator,
   type IssuedToken,
+  type IssueOutcome,
   type IssueTokenOptions,
   type Principal,
   type TokenInfo,
   type WorkspaceRate,
 } from "./tokens.js";
+export { listWorkspaces, type WorkspaceInfo } from "./workspaces.js";

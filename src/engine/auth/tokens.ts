@@ -17,6 +17,8 @@ export interface IssueTokenOptions {
   name?: string;
   /** The token's own rate limit (`1000/min`, `off`); absent: the server's default. */
   rate?: string;
+  /** When the token stops working (ISO 8601); absent: never. */
+  expiresAt?: string;
 }
 
 /** A newly issued token: the only time the secret is ever visible. */
@@ -27,6 +29,14 @@ export interface IssuedToken {
   scopes: TokenScope[];
   /** The token's own rate limit, when it was given one (absent: the server's default). */
   rateLimit?: string;
+  /** When it stops working; absent: never (the answer of a token without expiry is as before). */
+  expiresAt?: string;
+}
+
+/** What issuing a token did besides: whether its workspace was made for it (nothing was in it before). */
+export interface IssueOutcome {
+  issued: IssuedToken;
+  workspaceCreated: boolean;
 }
 
 /** A token as listings show it: never the secret, never its hash. */
@@ -40,6 +50,8 @@ export interface TokenInfo {
   revokedAt: string | null;
   /** The token's own rate limit; null: the server's default. */
   rateLimit: string | null;
+  /** When it stops (or stopped) working; null: never. */
+  expiresAt: string | null;
 }
 
 /** The identity a valid bearer token grants. */
@@ -51,6 +63,8 @@ export interface Principal {
   tokenRate?: string | null;
   /** Its workspace's own rate limit as stored; null or absent: the server's default. */
   workspaceRate?: string | null;
+  /** When the token stops working (epoch ms); absent: never. A remembered verdict is checked against it at each use. */
+  expiresAtMs?: number;
 }
 
 const info = (r: TokenRow): TokenInfo => ({
@@ -62,6 +76,7 @@ const info = (r: TokenRow): TokenInfo => ({
   lastUsedAt: r.lastUsedAt,
   revokedAt: r.revokedAt,
   rateLimit: r.rateLimit,
+  expiresAt: r.expiresAt,
 });
 
 /** A rate limit as stored: checked (a usage error naming `source`), written the one way; null stays null (the default). */
@@ -71,17 +86,28 @@ function storedRate(text: string | null | undefined, source: string): string | n
 
 /** Issues a token for a workspace (created if new); stores only the token's SHA-256. */
 export async function issueToken(store: Store, options: IssueTokenOptions): Promise<IssuedToken> {
+  return (await issueTokenReporting(store, options)).issued;
+}
+
+/** {@link issueToken}, saying also whether the workspace was created for the token (`tokens create` warns: a typo makes a new, empty one). */
+export async function issueTokenReporting(store: Store, options: IssueTokenOptions): Promise<IssueOutcome> {
   checkWorkspaceName(options.workspace);
   if (options.scopes.length === 0) throw errors.usage("a token needs a scope: read, write or admin");
   const scopes = [...new Set(options.scopes.map(parseScope))];
   const rateLimit = storedRate(options.rate, "--rate");
+  const expiresAt = options.expiresAt ?? null;
+  if (expiresAt !== null && !(Date.parse(expiresAt) > Date.now())) throw errors.usage(`a token's expiry must be in the future, got ${expiresAt}`);
   const token = generateToken();
   const tokenId = newId();
-  await store.sql.tx(async (tx) => {
-    await ensureWorkspace(tx, options.workspace);
-    await createTokenRepo(tx).insert({ id: tokenId, workspace: options.workspace, name: options.name ?? null, scopes, createdAt: nowIso(), rateLimit }, hashToken(token));
+  const workspaceCreated = await store.sql.tx(async (tx) => {
+    const created = await ensureWorkspace(tx, options.workspace);
+    await createTokenRepo(tx).insert({ id: tokenId, workspace: options.workspace, name: options.name ?? null, scopes, createdAt: nowIso(), rateLimit, expiresAt }, hashToken(token));
+    return created;
   });
-  return { tokenId, token, workspace: options.workspace, scopes, ...(rateLimit !== null && { rateLimit }) };
+  return {
+    issued: { tokenId, token, workspace: options.workspace, scopes, ...(rateLimit !== null && { rateLimit }), ...(expiresAt ? { expiresAt } : {}) },
+    workspaceCreated,
+  };
 }
 
 /** Sets a token's own rate limit (`text`; null: back to the server's default); 404 when unknown. */
@@ -143,13 +169,20 @@ const MAX_CACHED = 10_000;
  * process's own, bounded, and dropped at every change; the database holds hashes only and
  * nothing logs a token.
  */
-export function createAuthenticator(store: Store, options: { onError?: (err: unknown) => void } = {}) {
+export function createAuthenticator(store: Store, options: { onError?: (err: unknown) => void } = {}): Authenticator {
   const repo = createTokenRepo(store.sql);
   const touched = new Map<string, number>();
   const cache = new StampedCache<Principal | null>(MAX_CACHED);
-  const admit = (principal: Principal | null): Principal | undefined => {
+  // Tokens refused because they expired, and when: the 401 says so (bounded like the cache).
+  const expired = new Map<string, string>();
+  const admit = (token: string, principal: Principal | null): Principal | undefined => {
     if (!principal) return undefined;
     const t = Date.now();
+    if (principal.expiresAtMs !== undefined && t >= principal.expiresAtMs) {
+      if (expired.size >= MAX_CACHED) expired.clear();
+      expired.set(token, new Date(principal.expiresAtMs).toISOString());
+      return undefined;
+    }
     if (t - (touched.get(principal.tokenId) ?? 0) > TOUCH_EVERY_MS) {
       touched.set(principal.tokenId, t);
       // Bookkeeping only: a failed write must not fail the request it rides on.
@@ -166,7 +199,7 @@ export function createAuthenticator(store: Store, options: { onError?: (err: unk
     cached(token: string, stamp: string): Principal | null | undefined {
       if (!looksLikeToken(token)) return null;
       const principal = cache.get(stamp, token);
-      return principal === undefined ? undefined : (admit(principal) ?? null);
+      return principal === undefined ? undefined : (admit(token, principal) ?? null);
     },
     /**
      * The principal of a valid, unrevoked token, or undefined. `stamp` is the store's
@@ -178,13 +211,28 @@ export function createAuthenticator(store: Store, options: { onError?: (err: unk
       let principal = cache.get(now, token);
       if (principal === undefined) {
         const row = await repo.findByHash(hashToken(token));
-        principal = row && !row.revokedAt ? { tokenId: row.id, workspace: row.workspace, scopes: row.scopes, tokenRate: row.rateLimit, workspaceRate: row.workspaceRateLimit } : null;
+        principal =
+          row && !row.revokedAt
+            ? { tokenId: row.id, workspace: row.workspace, scopes: row.scopes, tokenRate: row.rateLimit, workspaceRate: row.workspaceRateLimit, ...(row.expiresAt ? { expiresAtMs: Date.parse(row.expiresAt) } : {}) }
+            : null;
         cache.set(now, token, principal);
       }
-      return admit(principal);
+      return admit(token, principal);
     },
+    expiredAt: (token: string) => expired.get(token),
   };
 }
 
-/** The authenticator type. */
-export type Authenticator = ReturnType<typeof createAuthenticator>;
+/** Who may call: the database's tokens, or the studio's session. */
+export interface Authenticator {
+  /**
+   * The remembered verdict of a token under `stamp`: a principal, null for a refused
+   * token, undefined when not remembered (then call `authenticate`). Synchronous, for
+   * the read lane's hot path.
+   */
+  cached(token: string, stamp: string): Principal | null | undefined;
+  /** The principal of a valid, unrevoked, unexpired token, or undefined. */
+  authenticate(token: string, stamp?: string): Promise<Principal | undefined>;
+  /** When a token just refused had expired (ISO 8601), so the 401 can say so; undefined for any other refusal. */
+  expiredAt?(token: string): string | undefined;
+}

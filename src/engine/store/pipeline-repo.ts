@@ -212,7 +212,7 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
         if (resolved.length > 0) {
           done.push(
             tx.run(
-              `UPDATE contexts SET freshness = 'resolved', resolved_version = evidence_version, resolved_at = ?, claimed_by = NULL, lease_expires_at = NULL
+              `UPDATE contexts SET freshness = 'resolved', resolved_version = evidence_version, resolved_at = ?, stale_since = NULL, claimed_by = NULL, lease_expires_at = NULL
                WHERE ${t.inKeys("id")}`,
               [t.time(now), t.keyList(resolved)],
             ),
@@ -291,13 +291,21 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       }
       return out;
     },
-    /** Active contexts the pipeline still has to resolve, across workspaces, by freshness (metrics). */
-    async backlog(): Promise<{ stale: number; computing: number }> {
-      const rows = await db.all<{ freshness: string; n: number }>(
-        "SELECT freshness, COUNT(*) AS n FROM contexts WHERE deleted_at IS NULL AND status = 'active' AND freshness IN ('stale', 'computing') GROUP BY freshness",
+    /**
+     * Active contexts the pipeline still has to resolve, across workspaces, by freshness,
+     * and when the one that has waited longest turned stale (epoch ms; null when none waits):
+     * the metrics read them at each scrape.
+     */
+    async backlog(): Promise<{ stale: number; computing: number; oldestStaleSince: number | null }> {
+      const rows = await db.all<{ freshness: string; n: number; since: number | null }>(
+        `SELECT freshness, COUNT(*) AS n, ${d.epochMs("MIN(COALESCE(stale_since, created_at))")} AS since FROM contexts
+         WHERE deleted_at IS NULL AND status = 'active' AND freshness IN ('stale', 'computing') GROUP BY freshness`,
       );
-      const out = { stale: 0, computing: 0 };
-      for (const r of rows) out[r.freshness as "stale" | "computing"] = Number(r.n);
+      const out = { stale: 0, computing: 0, oldestStaleSince: null as number | null };
+      for (const r of rows) {
+        out[r.freshness as "stale" | "computing"] = Number(r.n);
+        if (r.since !== null && (out.oldestStaleSince === null || Number(r.since) < out.oldestStaleSince)) out.oldestStaleSince = Number(r.since);
+      }
       return out;
     },
   };

@@ -14,11 +14,13 @@ export interface TokenRow {
   rateLimit: string | null;
   /** Its workspace's own rate limit; null: the server's default. */
   workspaceRateLimit: string | null;
+  /** When it stops working; null: never. */
+  expiresAt: string | null;
 }
 
 type RawRow = Omit<TokenRow, "scopes"> & { scopes: string };
 
-const COLUMNS = `t.uuid AS id, w.name AS workspace, t.name, t.scopes, t.created_at AS "createdAt", t.last_used_at AS "lastUsedAt", t.revoked_at AS "revokedAt", t.rate_limit AS "rateLimit", w.rate_limit AS "workspaceRateLimit"`;
+const COLUMNS = `t.uuid AS id, w.name AS workspace, t.name, t.scopes, t.created_at AS "createdAt", t.last_used_at AS "lastUsedAt", t.revoked_at AS "revokedAt", t.rate_limit AS "rateLimit", w.rate_limit AS "workspaceRateLimit", t.expires_at AS "expiresAt"`;
 const FROM = "tokens t JOIN workspaces w ON w.id = t.workspace_id";
 
 const toRow = (r: RawRow): TokenRow => ({ ...r, scopes: JSON.parse(r.scopes) as string[] });
@@ -31,7 +33,7 @@ export function createTokenRepo(db: Sql) {
   const d = db.dialect;
   return {
     async insert(row: Omit<TokenRow, "lastUsedAt" | "revokedAt" | "workspaceRateLimit">, tokenHash: string): Promise<void> {
-      await db.run(`INSERT INTO tokens (uuid, workspace_id, name, token_hash, scopes, created_at, rate_limit) VALUES (?, ${WORKSPACE}, ?, ?, ?, ?, ?)`, [
+      await db.run(`INSERT INTO tokens (uuid, workspace_id, name, token_hash, scopes, created_at, rate_limit, expires_at) VALUES (?, ${WORKSPACE}, ?, ?, ?, ?, ?, ?)`, [
         d.uuid(row.id),
         row.workspace,
         row.name,
@@ -39,6 +41,7 @@ export function createTokenRepo(db: Sql) {
         JSON.stringify(row.scopes),
         d.time(row.createdAt),
         row.rateLimit,
+        d.time(row.expiresAt),
       ]);
     },
     /** The token with this hash (hex), revoked or not. */

@@ -25,6 +25,11 @@ export default defineCommand({
         { header: "RATE", get: (t) => t.rateLimit ?? "default" },
         { header: "CREATED", get: (t) => t.createdAt },
         { header: "LAST USED", get: (t) => t.lastUsedAt },
+        {
+          header: "EXPIRES",
+          get: (t) => (t.expiresAt === null ? "never" : Date.parse(t.expiresAt) <= Date.now() ? `${t.expiresAt} (expired)` : t.expiresAt),
+          style: (s) => (s.endsWith("(expired)") ? out.c.red(s) : s),
+        },
         { header: "REVOKED", get: (t) => t.revokedAt, style: (s) => (s ? out.c.red(s) : s) },
       ],
       "tokens",

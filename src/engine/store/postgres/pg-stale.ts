@@ -29,7 +29,8 @@ const MARK_STALE = `WITH locked AS (
     ORDER BY id FOR UPDATE
   )
   UPDATE contexts c SET evidence_version = c.evidence_version + 1,
-    freshness = CASE WHEN c.freshness = 'computing' THEN 'computing' ELSE 'stale' END
+    freshness = CASE WHEN c.freshness = 'computing' THEN 'computing' ELSE 'stale' END,
+    stale_since = CASE WHEN l.freshness = 'resolved' THEN ?::timestamptz ELSE c.stale_since END
   FROM locked l WHERE c.id = l.id AND NOT (l.freshness = 'stale' AND l.id = ANY(?::bigint[]))
   RETURNING c.id AS key, c.uuid AS "contextId", (SELECT name FROM workspaces w WHERE w.id = c.workspace_id) AS workspace,
     l.freshness = 'resolved' AS turned, c.evidence_version AS version`;
@@ -59,7 +60,7 @@ export async function pgMarkStale(db: Sql, contextKeys: Iterable<number>, group?
     db.signal("work");
     return [];
   }
-  const marking = db.all<TurnedStale & { key: number; turned: boolean; version: number }>(MARK_STALE, [keys, done]);
+  const marking = db.all<TurnedStale & { key: number; turned: boolean; version: number }>(MARK_STALE, [keys, db.dialect.time(Date.now()), done]);
   const [rows] = await Promise.all([marking, stamp()]);
   group?.bump(rows.map((r) => ({ key: Number(r.key), version: Number(r.version) })));
   db.signal("work");

@@ -52,6 +52,26 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
       { createTable: "rate_budgets" },
     ],
   },
+  {
+    // Tokens that expire (`tokens create --expires-in 90d`). Tokens made before keep NULL:
+    // they never expire, as when they were made.
+    name: "token-expiry",
+    steps: [{ addColumn: { table: "tokens", column: "expires_at" } }],
+  },
+  {
+    // When a context turned stale, for the age of the oldest one (a metric). Contexts stale
+    // at the upgrade have waited since then at least: they get its time.
+    name: "stale-since",
+    steps: [
+      { addColumn: { table: "contexts", column: "stale_since" } },
+      {
+        sql: {
+          sqlite: "UPDATE contexts SET stale_since = CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) WHERE freshness <> 'resolved';",
+          postgres: "UPDATE contexts SET stale_since = now() WHERE freshness <> 'resolved';",
+        },
+      },
+    ],
+  },
 ];
 
 const tableOf = (name: string) => {

@@ -83,7 +83,7 @@ export const fields: Table = {
 
 export const contexts: Table = {
   name: "contexts",
-  doc: "A decisioning context, with its pipeline state (freshness, evidence version, claim).",
+  doc: "A decisioning context, with its pipeline state (freshness, evidence version, claim). `stale_since`: when it last turned stale, NULL while resolved (set to the upgrade's time for contexts stale when the column came).",
   columns: {
     id: c.key(),
     uuid: c.uuid({ notNull: true }),
@@ -107,6 +107,9 @@ export const contexts: Table = {
     created_at: c.time({ notNull: true }),
     updated_at: c.time({ notNull: true }),
     resolved_at: c.time(),
+    // When it last turned stale (resolved → stale); NULL while resolved. How long the
+    // oldest stale context has waited (a metric) is read from it.
+    stale_since: c.time(),
     deleted_at: c.time(),
   },
   indexes: [
@@ -272,7 +275,7 @@ export const evaluations: Table = {
 
 export const tokens: Table = {
   name: "tokens",
-  doc: "An API token: only its SHA-256 is stored.",
+  doc: "An API token: only its SHA-256 is stored. `expires_at` NULL: it never expires (every token made before expiry existed).",
   columns: {
     id: c.key(),
     uuid: c.uuid({ notNull: true }),
@@ -285,6 +288,7 @@ export const tokens: Table = {
     revoked_at: c.time(),
     // The token's own rate limit (`1000/min`, `off`); NULL: the server's default.
     rate_limit: c.text(),
+    expires_at: c.time(),
   },
   indexes: [
     { name: "tokens_uuid", columns: ["uuid"], unique: true, serves: "a token by id (revoke)" },

@@ -39,9 +39,10 @@ export async function sqliteMarkStale(db: Sql, contextKeys: Iterable<number>, re
     );
     await db.run(
       `UPDATE contexts SET evidence_version = evidence_version + 1,
-         freshness = CASE WHEN freshness = 'computing' THEN 'computing' ELSE 'stale' END
+         freshness = CASE WHEN freshness = 'computing' THEN 'computing' ELSE 'stale' END,
+         stale_since = CASE WHEN freshness = 'resolved' THEN ? ELSE stale_since END
        WHERE ${live}`,
-      chunk,
+      [db.dialect.time(Date.now()), ...chunk],
     );
   }
   await stampRecords(db, recordKeys);
