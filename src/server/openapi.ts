@@ -85,6 +85,8 @@ function complete(op: Operation, route: RouteSpec): void {
   });
   const success = op.responses[String(route.status)];
   success.headers = common(route.created ? { Location: headerRef("Location") } : {});
+  // A create's other success (an unchanged contribution) has no Location: nothing was created.
+  if (route.alsoOk && route.status !== 200) op.responses["200"].headers = common();
   for (const [status, codes] of errorCodesOf(route)) {
     const extra = status === 401 ? { "WWW-Authenticate": headerRef("WWWAuthenticate") } : status === 429 ? { "Retry-After": headerRef("RetryAfter") } : {};
     op.responses[String(status)] = {
