@@ -99,8 +99,17 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   // Events are written to the outbox inside the transaction of the change that causes
   // them (pass commit, staleness, lifecycle move), so an event exists iff its change does.
   const outbox = createWebhookOutbox();
-  const markStale = async (s: Scope, keys: Iterable<number>, records?: Iterable<number>): Promise<void> =>
-    outbox.contextsStale(s.db, await store.markStale(s.db, keys, records));
+  // Where nobody subscribes to `context.stale` no caller needs to know which contexts
+  // turned, and the store may mark them with the transaction's COMMIT (PostgreSQL), holding
+  // their rows for no longer than that (see Store.markStaleAtCommit).
+  const markStale = async (s: Scope, keys: Iterable<number>, records?: Iterable<number>): Promise<void> => {
+    if (store.markStaleAtCommit && !(await outbox.subscribed(s.db, workspace, "context.stale")) && store.markStaleAtCommit(s.db, keys, records)) return;
+    await outbox.contextsStale(s.db, await store.markStale(s.db, keys, records));
+  };
+  /** Starts the read markStale makes first, so it rides with a writer's first reads. */
+  const prepareStale = (s: Scope): void => {
+    if (store.markStaleAtCommit) outbox.subscribed(s.db, workspace, "context.stale").catch(() => undefined);
+  };
   const hooks: EngineHooks = {
     onDefinitionChange: async (s, modelIds) => markStale(s, await s.pipeline.contextsOfModelChange(workspace, modelIds)),
     onFieldRename: (s, model, old, next) => ruleRenames.field(s, model, old, next),
@@ -126,6 +135,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     replay: createReplayRepo(workspace),
     ingest: store.ingest,
     markStale,
+    prepareStale,
     journal: () => journal,
   };
   const writeGroup = store.writeGroup?.bind(store);

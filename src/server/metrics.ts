@@ -109,7 +109,7 @@ export function createMetrics(app: App) {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers,
   });
-  const takeovers = new Counter({ name: "dds_pipeline_claim_takeovers_total", help: "Claims this node took over from a worker whose lease had run out", registers });
+  const takeovers = new Counter({ name: "dds_pipeline_claim_takeovers_total", help: "Claims this node took over from a worker whose session ended or whose lease had run out", registers });
   const deliveries = new Counter({
     name: "dds_webhook_delivery_attempts_total",
     help: "Webhook delivery attempts of this node, by outcome: delivered, retrying, failed (for good)",

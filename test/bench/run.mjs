@@ -1,11 +1,12 @@
 // `npm run bench`: the project's benchmarks, printed as one stable table.
-// Usage: node test/bench/run.mjs [--only startup,ingest,eval,http,ratelimit,import,resolved,pass,pgimport,studio,scale,webhooks] [--rows 100000] [--contexts 1000] [--import-rows 1000000] [--heavy-rows 200000] [--import-runs 1] [--resolved-rows 200000] [--resolved-runs 1] [--pg-import-rows 200000] [--pg-import-runs 1] [--startup-rounds 21] [--webhook-deliveries 20000] [--webhook-waiting 100000]
+// Usage: node test/bench/run.mjs [--only startup,ingest,eval,http,ratelimit,import,resolved,pass,pgimport,studio,scale,webhooks,capped] [--rows 100000] [--contexts 1000] [--import-rows 1000000] [--heavy-rows 200000] [--import-runs 1] [--resolved-rows 200000] [--resolved-runs 1] [--pg-import-rows 200000] [--pg-import-runs 1] [--startup-rounds 21] [--webhook-deliveries 20000] [--webhook-waiting 100000]
 import { runIngestBench } from "./ingest-bench.mjs";
 import { runPgImportBench } from "./pg-import-bench.mjs";
 import { runEvalBench } from "./eval-bench.mjs";
 import { runImportBench } from "./import-bench.mjs";
 import { runPassBench } from "./pass-bench.mjs";
 import { runResolvedBench } from "./resolved-bench.mjs";
+import { runCappedBench } from "./capped-bench.mjs";
 import { runHttpBench } from "./http-bench.mjs";
 import { runScaleBench } from "./scale-bench.mjs";
 import { runStartupBench } from "./startup-bench.mjs";
@@ -18,7 +19,7 @@ const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const only = opt("only", "startup,ingest,eval,http,ratelimit,import,resolved,pass,pgimport,studio,scale,webhooks").split(",");
+const only = opt("only", "startup,ingest,eval,http,ratelimit,import,resolved,pass,pgimport,studio,scale,webhooks,capped").split(",");
 const rows = Number(opt("rows", "100000"));
 const contexts = Number(opt("contexts", "1000"));
 
@@ -40,6 +41,9 @@ if (only.includes("studio")) results.push(...(await runStudioBench()));
 if (only.includes("scale")) results.push(...(await runScaleBench({ rows: Math.min(rows, 20000), contexts: Math.min(contexts, 200) })));
 // Issue 20: deliveries/s on SQLite and on PostgreSQL (1 and 2 nodes), GET latency while deliveries wait.
 if (only.includes("webhooks")) results.push(...(await runWebhookBench({ deliveries: Number(opt("webhook-deliveries", "20000")), waiting: Number(opt("webhook-waiting", "100000")) })));
+
+// Issue 25: serve nodes each held to a share of a core (cgroups; needs root: fails with the reason otherwise).
+if (only.includes("capped")) results.push(...(await runCappedBench({ runs: Number(opt("capped-runs", "3")) })));
 
 const pad = (s, n) => String(s).padEnd(n);
 // The name column fits the longest name, so the figures always line up.

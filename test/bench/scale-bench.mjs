@@ -20,9 +20,9 @@ import { MODELS, RULES, contributions } from "./workload.mjs";
 const BIN = resolve(import.meta.dirname, "../../bin/ddsctl");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** A `ddsctl serve --database <location>` process; resolves with its origin once it listens. */
-export async function serve(location, extra = []) {
-  const child = execa("node", [BIN, "serve", "--port", "0", "--quiet", "--database", location, ...extra], { reject: false, env: { NO_COLOR: "1" } });
+/** A `ddsctl serve --database <location>` process (`env` added to its environment, `nodeArgs` given to node); resolves with its origin once it listens. */
+export async function serve(location, extra = [], { env = {}, nodeArgs = [] } = {}) {
+  const child = execa("node", [...nodeArgs, BIN, "serve", "--port", "0", "--quiet", "--database", location, ...extra], { reject: false, env: { NO_COLOR: "1", ...env } });
   const origin = await new Promise((ok, fail) => {
     let seen = "";
     const timer = setTimeout(() => fail(new Error(`serve did not start: ${seen}`)), 30_000);

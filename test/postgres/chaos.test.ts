@@ -40,9 +40,9 @@ const CONTEXTS = 24;
 const PER_CONTEXT = 300;
 
 /** The same cases on any engine: models, rules, and CONTEXTS contexts of PER_CONTEXT contributions. */
-async function seedCases(engine: LocalEngine): Promise<void> {
+async function seedCases(engine: LocalEngine, contexts = CONTEXTS): Promise<void> {
   const models = await seedModels(engine, RULES);
-  for (let c = 0; c < CONTEXTS; c++) {
+  for (let c = 0; c < contexts; c++) {
     const { contextId } = await engine.createContext({ name: `case-${c}`, type: "mortgage" });
     const items = caseItems(models, contextId, PER_CONTEXT, c);
     for (let i = 0; i < items.length; i += 100) await engine.bulkCreateContributions({ items: items.slice(i, i + 100) });
@@ -65,7 +65,7 @@ const heldBy = (db: postgres.Sql, pid: number) =>
   db.unsafe(`SELECT id, claim_token AS token FROM contexts WHERE freshness = 'computing' AND claimed_by LIKE $1`, [`%:${pid}:%`]);
 
 describe("two serve nodes on one PostgreSQL", () => {
-  it("a node killed mid-pass: its claim is taken over after the lease, nothing lost or doubled", async () => {
+  it("a node killed mid-pass: its claim is taken over, nothing lost or doubled", async () => {
     const url = await cluster.createDatabase();
     const seeder = await openLocalEngine({ db: url });
     await seedCases(seeder);
@@ -94,6 +94,53 @@ describe("two serve nodes on one PostgreSQL", () => {
       expect(after.freshness).toBe("resolved");
       expect(after.token).toBeGreaterThan(stranded!.token);
       expect(await withStore(url, (store) => resolvedState(store.sql))).toEqual(expected);
+    } finally {
+      await db.end();
+    }
+  });
+
+  it("a node killed mid-pass with a 60 s lease: the other node takes its claims over as soon as its session ends, long before the lease", async () => {
+    const url = await cluster.createDatabase();
+    const seeder = await openLocalEngine({ db: url });
+    await seedCases(seeder, 12);
+    await seeder.runPipeline();
+    await seeder.close();
+    const db = inspect(url);
+    const lease = ["--lease", "60s"];
+    try {
+      const b = await spawnServe(url, lease);
+      children.push(b);
+      // Every context made stale at once (as by a rule change), both nodes resolving; node a is
+      // killed as soon as the database shows it holding a claim. Again, on a new node a,
+      // until a kill lands mid-pass.
+      let stranded: { id: string; token: number; lease: string } | undefined;
+      for (let attempt = 0; attempt < 10 && !stranded; attempt++) {
+        const a = await spawnServe(url, lease);
+        children.push(a);
+        const pid = a.child.pid!;
+        await withStore(url, async (store) => {
+          await store.sql.run("UPDATE contexts SET freshness = 'stale', evidence_version = evidence_version + 1");
+          store.sql.signal("work");
+        });
+        const held = await until(async () => {
+          const rows = await heldBy(db, pid);
+          return rows.length > 0 ? rows : (await db.unsafe("SELECT 1 FROM contexts WHERE freshness != 'resolved' LIMIT 1")).length === 0 && [];
+        }, "the node to claim a context");
+        a.child.kill("SIGKILL");
+        await a.child;
+        const left = held.length > 0 ? await db.unsafe(`SELECT id, claim_token AS token, lease_expires_at::text AS lease FROM contexts WHERE freshness = 'computing' AND claimed_by LIKE $1`, [`%:${pid}:%`]) : [];
+        stranded = left[0] as unknown as typeof stranded;
+        if (!stranded) await until(allResolved(db), "every context to be resolved");
+      }
+      expect(stranded, "a kill landed while the node held a claim").toBeDefined();
+      // Well within the 60 s lease: only the end of the dead node's session frees its claims.
+      await until(allResolved(db), "every context to be resolved", 30_000);
+      const [after] = await db.unsafe(
+        "SELECT claim_token AS token, freshness, resolved_at < $2::timestamptz AS early FROM contexts WHERE id = $1",
+        [stranded!.id, stranded!.lease],
+      );
+      expect(after).toMatchObject({ freshness: "resolved", early: true });
+      expect(after.token).toBeGreaterThan(stranded!.token);
     } finally {
       await db.end();
     }

@@ -4,6 +4,8 @@ import { createAuthenticator, issueToken, revokeToken } from "../../src/engine/a
 import { openLocalEngine } from "../../src/engine/local-engine.js";
 import { migrateDatabase, openDatabase } from "../../src/engine/store/db.js";
 import { createIdempotencyRepo } from "../../src/engine/store/idempotency-repo.js";
+import { createPipelineRepo } from "../../src/engine/store/pipeline-repo.js";
+import { CLAIM_MARKS } from "../../src/engine/store/postgres/pg-claim-marks.js";
 import { MIGRATIONS } from "../../src/engine/store/postgres/migrations/index.js";
 import type { Store } from "../../src/engine/store/store.js";
 import { SHARED_SECRET_KEY, startNode } from "../helpers/pg-nodes.js";
@@ -106,6 +108,46 @@ describe("PostgreSQL store: several nodes", () => {
     expect((await createIdempotencyRepo(b).begin("w", "k2", timing)).kind).toBe("running");
     await c.close(); // the node dies: its session, and the mark, with it
     expect((await createIdempotencyRepo(b).begin("w", "k2", timing)).kind).toBe("claimed");
+  });
+
+  it("a claim stands while its node's session holds the worker's mark, lease or not, and is taken over once that session ends; a lost session marks again", async () => {
+    const engine = await openLocalEngine({ db: url });
+    const { contextId } = await engine.createContext({ name: "claimed" });
+    const { key } = (await engine.ctx.contexts.get(contextId))!;
+    await engine.ctx.tx((s) => engine.ctx.store.markStale(s.db, [key]));
+    await engine.close();
+    const look = postgres(url, { max: 1, onnotice: () => undefined });
+    /** The sessions holding worker-c's mark. */
+    const markHolders = async () =>
+      (
+        await look.unsafe(
+          "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objsubid = 2 AND objid::bigint = (hashtext('worker-c')::bigint & 4294967295) AND granted",
+          [CLAIM_MARKS],
+        )
+      ).map((r) => Number(r.pid));
+    try {
+      const c = await openDatabase(url);
+      const [claim] = await createPipelineRepo(c.sql).claimMany("worker-c", 60_000, 1, { only: [contextId] });
+      expect(claim).toBeDefined();
+      // A long lease, a live session: the claim stands.
+      expect(await createPipelineRepo(b.sql).claimMany("worker-b", 60_000, 1, { only: [contextId] })).toEqual([]);
+      // Its listening session lost (terminated): the node marks its worker again on a new one.
+      const [first] = await markHolders();
+      expect(first).toBeDefined();
+      await look.unsafe("SELECT pg_terminate_backend($1)", [first]);
+      await until(async () => (await markHolders()).some((pid) => pid !== first), "the worker to be marked on a new session");
+      expect(await markHolders()).toHaveLength(1);
+      expect(await createPipelineRepo(b.sql).claimMany("worker-b", 60_000, 1, { only: [contextId] })).toEqual([]);
+      // The node dies: its session ends, and the claim is taken over long before its lease.
+      await c.close();
+      const [taken] = await createPipelineRepo(b.sql).claimMany("worker-b", 60_000, 1, { only: [contextId] });
+      expect(taken).toMatchObject({ contextId, takenOver: true });
+      expect(taken.token).toBeGreaterThan(claim.token);
+      // And this node's own claim stands against the others in turn.
+      expect(await createPipelineRepo(a.sql).claimMany("worker-a", 60_000, 1, { only: [contextId] })).toEqual([]);
+    } finally {
+      await look.end();
+    }
   });
 });
 

@@ -32,6 +32,8 @@ export interface IngestDeps {
   ingest: IngestStore;
   /** Marks contexts stale (evidence arrived), by key, and the records whose evidence changed, inside the caller's transaction. */
   markStale(s: Scope, contextKeys: Iterable<number>, recordKeys?: Iterable<number>): Promise<void>;
+  /** Starts what markStale will read first (sent with the writer's first reads, one round trip for both). */
+  prepareStale?(s: Scope): void;
   /** The open write group's journal, if a group is open: what a call writes is told to it. */
   journal?: () => GroupJournal | undefined;
 }
@@ -162,6 +164,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
   /** Stored records (not created by this writer) given evidence: their next pass resolves them again. */
   const changedRecords = new Set<number>();
   let now: string | undefined;
+  let marksPrepared = false;
 
   /**
    * Loads what the items name and this writer does not know yet: models, contexts (locked),
@@ -171,12 +174,21 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
     const modelIds = [...new Set(inputs.map((i) => i.modelId.toLowerCase()))].filter((id) => !models.has(id));
     const contextIds = [...new Set(inputs.map((i) => i.contextId.toLowerCase()))].filter((id) => !contexts.has(id));
     const recordIds = [...new Set(inputs.flatMap((i) => (i.recordId ? [i.recordId.toLowerCase()] : [])))].filter((id) => !records.has(id) && !created.has(id));
-    // Asked together: on PostgreSQL the three reads share one round trip.
-    const [modelRows, contextRows, recordRows] = await Promise.all([
+    // Asked together: on PostgreSQL the three reads share one round trip. The contexts are
+    // held against status changes only (PostgreSQL's FOR KEY SHARE): other writers of evidence
+    // into them go on meanwhile, a record's evidence being ordered by its unique indexes (a
+    // second writer of the same record runs again after the first; see pg-sql.ts). A write
+    // group holds them against every writer: it keeps what it read of them until it commits.
+    const reads = Promise.all([
       deps.models.getMany(s, modelIds),
-      s.contexts.getStates(contextIds, { lock: true }),
+      s.contexts.getStates(contextIds, { lock: deps.journal?.() ? true : "key-share" }),
       s.evidence.getRecords(recordIds),
     ]);
+    if (!marksPrepared) {
+      marksPrepared = true;
+      deps.prepareStale?.(s);
+    }
+    const [modelRows, contextRows, recordRows] = await reads;
     for (const [id, model] of modelRows) models.set(id, model);
     for (const row of contextRows) contexts.set(row.id, row);
     const found = new Map(recordRows.map((r) => [r.id, r]));

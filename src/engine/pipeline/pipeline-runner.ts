@@ -37,12 +37,20 @@ export interface WorkerOptions {
 
 /** The share of the time passes may take while write requests keep arriving. */
 const BUSY_SHARE = 0.1;
+/** Quiet this long (no write here or on any node) ends a pause of BUSY_SHARE: the load is over. */
+const LOAD_ENDED_MS = 250;
 
 /** A running worker. */
 export interface RunningWorker {
   /** Stops after the current pass, then gives back any claim this worker still holds. */
   stop(): Promise<void>;
 }
+
+/**
+ * While contexts are being computed, how often an idle worker looks for claims whose holder
+ * died (PostgreSQL): the bound on how late a dead node's work is taken over.
+ */
+const HOLDER_CHECK_MS = 1000;
 
 /** How many leases a batch of passes may run before the server's worker takes it as stuck. */
 const STUCK_AFTER_LEASES = 6;
@@ -97,11 +105,31 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
     if (!(isDdsError(err) && err.code === "database_unavailable")) logger?.event("pipeline_error", { error: (err as Error).message }, "error");
   };
 
-  /** How long an idle worker sleeps: SQLite polls; PostgreSQL waits for a notification or the next lease end. */
+  /**
+   * How long an idle worker sleeps: SQLite polls; PostgreSQL waits for a notification or the
+   * next lease end, and while some context is being computed, looks again every
+   * HOLDER_CHECK_MS: a node that died says nothing, its claims come free with its session.
+   */
   const idleFor = async (): Promise<number> => {
     if (!store.hearsOtherProcesses) return idleMs;
     const next = await pipeline.repo.nextLeaseExpiry();
-    return next === undefined ? safetyMs : Math.max(1, Math.min(safetyMs, next - Date.now() + 1));
+    if (next === undefined) return safetyMs;
+    const check = store.sql.dialect.claimHolderGone ? HOLDER_CHECK_MS : Infinity;
+    return Math.max(1, Math.min(safetyMs, check, next - Date.now() + 1));
+  };
+
+  /**
+   * The pause after a pass made while writes keep arriving (see BUSY_SHARE), cut short once
+   * they have stopped (LOAD_ENDED_MS of quiet, anywhere): a pass that took a second on a node
+   * held to a fraction of a core would otherwise keep it idle for nine more after the load
+   * ended, with its backlog waiting.
+   */
+  const yieldWhileBusy = async (ms: number) => {
+    const end = performance.now() + ms;
+    const quiet = Math.max(settleMs, LOAD_ENDED_MS);
+    for (let left = ms; left > 0 && !stopping && Date.now() - activity.lastWriteAt < quiet; left = end - performance.now()) {
+      await sleep(Math.max(1, Math.min(left, quiet)));
+    }
   };
 
   const loop = async () => {
@@ -131,7 +159,7 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
         continue;
       }
       if (worked && busy) {
-        await sleep(Math.max(1, ((performance.now() - passStarted) * (1 - BUSY_SHARE)) / BUSY_SHARE));
+        await yieldWhileBusy(Math.max(1, ((performance.now() - passStarted) * (1 - BUSY_SHARE)) / BUSY_SHARE));
       } else if (worked) {
         await yieldToEventLoop();
       } else {

@@ -47,7 +47,7 @@ export type PassOutcome = "resolved" | "stale" | "fenced" | "failed";
 
 /** What an observer of the pipeline hears. */
 export interface PipelineObserver {
-  /** A context was claimed (`claim.takenOver`: from a worker whose lease had run out). */
+  /** A context was claimed (`claim.takenOver`: from a worker whose lease had run out or whose session ended). */
   claimed?(claim: Claim): void;
   /** A pass ended; `seconds` from its claim to its commit (or failure). */
   passed?(claim: Claim, outcome: PassOutcome, seconds: number): void;

@@ -97,9 +97,11 @@ export function createContextRepo(db: Sql, workspace: string) {
     /**
      * The key, id and status of live contexts (what a writer of evidence needs), in one
      * query; with `lock`, their rows are held in key order (so two writers over the same
-     * contexts cannot deadlock) until the transaction ends.
+     * contexts cannot deadlock) until the transaction ends: `true` against every other
+     * writer of them, `"key-share"` only against status changes (which lock with `true`),
+     * so writers of evidence into the same contexts run side by side (PostgreSQL).
      */
-    async getStates(ids: readonly string[], options: LockOption = {}): Promise<ContextState[]> {
+    async getStates(ids: readonly string[], options: { lock?: boolean | "key-share" } = {}): Promise<ContextState[]> {
       // Inside a write group the states read by its earlier calls still hold (every write
       // to a context's status forgets them): an import's batches name the same contexts.
       const known = db.groupMemo && groupStates(db.groupMemo, workspace);
@@ -109,7 +111,7 @@ export function createContextRepo(db: Sql, workspace: string) {
           ? []
           : await db.all<ContextState>(
               `SELECT id AS key, uuid AS id, status FROM contexts WHERE workspace_id = ${WORKSPACE} AND uuid IN (${wanted.map(() => "?").join(", ")}) AND deleted_at IS NULL
-         ORDER BY id${options.lock ? ` ${d.forUpdate}` : ""}`,
+         ORDER BY id${options.lock ? ` ${options.lock === "key-share" ? d.forKeyShare : d.forUpdate}` : ""}`,
               [workspace, ...wanted.map((id) => d.uuid(id))],
             );
       for (const r of rows) r.key = Number(r.key);

@@ -1,6 +1,7 @@
 import type { PassOutput } from "../pipeline/types.js";
 import { addWrites, noWrites, passChanges, type ChangedOutcome, type PassChanges } from "./pass-changes.js";
 import type { GroupJournal } from "../pipeline/group-journal.js";
+import { claimSessionOf } from "./claim-session.js";
 import { passCacheOf } from "./pass-cache.js";
 import { loadPasses, type LoadedPass } from "./pass-load.js";
 import type { PassStore } from "./pass-store.js";
@@ -23,7 +24,7 @@ export interface Claim {
   evidenceVersion: number;
   worker: string;
   token: number;
-  /** The context was computing under a lease that had run out: another worker's claim, taken over. */
+  /** The context was computing under a claim that no longer stood (its lease ran out, or its holder's session ended): taken over. */
   takenOver: boolean;
 }
 
@@ -93,16 +94,21 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       return rows.map((r) => Number(r.id));
     },
     /**
-     * Claims up to `limit` processable contexts: stale and active, or computing with an
-     * expired lease (its worker died). Atomic: one UPDATE of the rows its subquery picks,
-     * most behind first; on PostgreSQL that subquery locks them with SKIP LOCKED (as a job
-     * queue's fetch does), so workers on other nodes, or other lanes of this one, take other
-     * contexts at once and no context is claimed twice.
+     * Claims up to `limit` processable contexts: stale and active, or computing under a
+     * claim that no longer stands: its lease ran out, or (PostgreSQL) the session that held
+     * its worker's mark ended, the process being dead (see claim-session.ts). Atomic: one
+     * UPDATE of the rows its subquery picks, most behind first; on PostgreSQL that subquery
+     * locks them with SKIP LOCKED (as a job queue's fetch does), so workers on other nodes,
+     * or other lanes of this one, take other contexts at once and no context is claimed twice.
      */
     async claimMany(worker: string, leaseMs: number, limit: number, scope: ClaimScope = {}): Promise<Claim[]> {
+      // This process's session marks the worker first: its claims then stand while it lives.
+      await claimSessionOf(db)?.hold(worker);
       const now = Date.now();
       const lease = now + leaseMs;
       const only = scope.only;
+      // Last in the OR: the holders' marks are read only for a claim whose lease still runs.
+      const gone = d.claimHolderGone ? ` OR (claimed_by <> ? AND ${d.claimHolderGone("claimed_by")})` : "";
       const filter = `${scope.workspace ? `AND workspace_id = ${WORKSPACE}` : ""} ${only ? `AND uuid IN (${list(only.length)})` : ""} ${scope.onlyKeys ? `AND ${d.inKeys("id")}` : ""}`;
       // A take-over (a computing context whose lease ran out) gets a lease 1 ms longer: RETURNING
       // sees only the new row (and SQLite's cannot read another table of an UPDATE ... FROM), so
@@ -111,7 +117,7 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
         `UPDATE contexts SET freshness = 'computing', claimed_by = ?,
            lease_expires_at = CASE WHEN freshness = 'computing' THEN ${d.timePlusMs("?", 1)} ELSE ? END, claim_token = claim_token + 1
          WHERE id IN (SELECT id FROM contexts WHERE deleted_at IS NULL AND status = 'active'
-           AND (freshness = 'stale' OR (freshness = 'computing' AND (lease_expires_at IS NULL OR lease_expires_at < ?))) ${filter}
+           AND (freshness = 'stale' OR (freshness = 'computing' AND (lease_expires_at IS NULL OR lease_expires_at < ?${gone}))) ${filter}
            ORDER BY evidence_version - resolved_version DESC, id LIMIT ? ${d.skipLocked})
          RETURNING id AS key, uuid AS id, (SELECT name FROM workspaces w WHERE w.id = contexts.workspace_id) AS workspace,
            evidence_version AS "evidenceVersion", claim_token AS token, ${d.epochMs("lease_expires_at")} AS lease`,
@@ -120,6 +126,7 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
           d.time(lease),
           d.time(lease),
           d.time(now),
+          ...(d.claimHolderGone ? [worker] : []),
           ...(scope.workspace ? [scope.workspace] : []),
           ...(only ?? []).map((id) => d.uuid(id)),
           ...(scope.onlyKeys ? [d.keyList(scope.onlyKeys)] : []),
@@ -171,7 +178,7 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
     },
     /**
      * Commits passes in one transaction: first their contexts are locked (in key order, as
-     * every writer locks them) and each claim checked; a pass whose claim was lost (its
+     * every writer locks them; not against writers of evidence, whose marks wait for this) and each claim checked; a pass whose claim was lost (its
      * token is no longer the context's: the lease ran out and another worker took it over)
      * writes nothing and is answered undefined. The others' records, links and evaluations
      * are written together (only what changed), then their contexts' freshness: resolved,
@@ -185,7 +192,7 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       return db.tx(async (tx) => {
         const t = tx.dialect;
         const rows = await tx.all<{ key: number; claimedBy: string | null; token: number; v: number }>(
-          `SELECT id AS key, claimed_by AS "claimedBy", claim_token AS token, evidence_version AS v FROM contexts WHERE ${t.inKeys("id")} ORDER BY id ${t.forUpdate}`,
+          `SELECT id AS key, claimed_by AS "claimedBy", claim_token AS token, evidence_version AS v FROM contexts WHERE ${t.inKeys("id")} ORDER BY id ${t.forNoKeyUpdate}`,
           [t.keyList(items.map((i) => i.claim.contextKey))],
         );
         const current = new Map(rows.map((r) => [Number(r.key), r]));
@@ -255,11 +262,12 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
         db.signal("work");
       }
     },
-    /** Gives back every claim a worker still holds (graceful shutdown); returns how many. */
+    /** Gives back every claim a worker still holds (graceful shutdown), then its mark; returns how many. */
     async releaseAll(worker: string): Promise<number> {
       const changed = await db.run("UPDATE contexts SET freshness = 'stale', claimed_by = NULL, lease_expires_at = NULL WHERE claimed_by = ? AND freshness = 'computing'", [
         worker,
       ]);
+      await claimSessionOf(db)?.letGo(worker);
       if (changed > 0) {
         forgetGroupState(db);
         db.signal("work");
@@ -278,8 +286,10 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
      * archived for good); `expiredClaims` are among `computing`.
      */
     async status(workspace: string): Promise<{ resolved: number; stale: number; computing: number; waiting: number; expiredClaims: number }> {
-      const rows = await db.all<{ freshness: string; status: string; lease: number | null }>(
-        `SELECT freshness, status, ${d.epochMs("lease_expires_at")} AS lease FROM contexts WHERE workspace_id = ${WORKSPACE} AND deleted_at IS NULL`,
+      // A claim whose holder's session ended counts as expired too (PostgreSQL).
+      const gone = d.claimHolderGone ? `CASE WHEN freshness = 'computing' AND ${d.claimHolderGone("claimed_by")} THEN 1 ELSE 0 END` : "0";
+      const rows = await db.all<{ freshness: string; status: string; lease: number | null; gone: number }>(
+        `SELECT freshness, status, ${d.epochMs("lease_expires_at")} AS lease, ${gone} AS gone FROM contexts WHERE workspace_id = ${WORKSPACE} AND deleted_at IS NULL`,
         [workspace],
       );
       const now = Date.now();
@@ -287,7 +297,7 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       for (const r of rows) {
         if (r.freshness === "stale" && r.status !== "active") out.waiting++;
         else out[r.freshness as "resolved" | "stale" | "computing"]++;
-        if (r.freshness === "computing" && r.lease !== null && Number(r.lease) < now) out.expiredClaims++;
+        if (r.freshness === "computing" && ((r.lease !== null && Number(r.lease) < now) || Number(r.gone) === 1)) out.expiredClaims++;
       }
       return out;
     },

@@ -74,7 +74,20 @@ export interface Dialect {
    * write transactions already hold the whole database.
    */
   readonly forUpdate: string;
-  /** Appended to a queue's SELECT: `FOR UPDATE SKIP LOCKED` on PostgreSQL, nothing on SQLite. */
+  /**
+   * Appended to a SELECT of rows whose non-key columns the transaction is about to change
+   * (freshness, versions): `FOR NO KEY UPDATE` on PostgreSQL, which waits for other
+   * changers but not for writers of evidence holding {@link forKeyShare}; nothing on SQLite.
+   */
+  readonly forNoKeyUpdate: string;
+  /**
+   * Appended to a SELECT of rows that must not change status or disappear while the
+   * transaction writes under them (the contexts a bulk writes evidence into): `FOR KEY
+   * SHARE` on PostgreSQL, which writers share with each other and with the pipeline's claims
+   * and commits, and which only `forUpdate` (a status change) waits for; nothing on SQLite.
+   */
+  readonly forKeyShare: string;
+  /** Appended to a queue's SELECT: `FOR NO KEY UPDATE SKIP LOCKED` on PostgreSQL, nothing on SQLite. */
   readonly skipLocked: string;
   /**
    * A sort key that no index may serve: SQLite's no-op unary `+` (without statistics its
@@ -123,4 +136,10 @@ export interface Dialect {
   inKeys(column: string): string;
   /** The parameter of {@link inKeys}. */
   keyList(keys: readonly number[]): unknown;
+  /**
+   * True when the worker named in the text `column` (a claim's `claimed_by`) has no live
+   * session holding its mark (see claim-session.ts): its claims may be taken over before
+   * their lease ends. Absent where claims are bound to their lease only (SQLite).
+   */
+  claimHolderGone?(column: string): string;
 }

@@ -82,6 +82,14 @@ export interface Store {
    * `context.stale`. Each store does it its fastest way.
    */
   markStale(db: Sql, contextKeys: Iterable<number>, recordKeys?: Iterable<number>): Promise<{ contextId: string; workspace: string }[]>;
+  /**
+   * markStale as the last statements of the caller's transaction, sent with its COMMIT
+   * (PostgreSQL): the contexts' rows are locked from then until the commit only, so writers
+   * into the same contexts do not wait on each other's whole transactions. It does not tell
+   * which contexts turned stale (for a caller that emits no `context.stale`). False where it
+   * cannot (a savepoint, a write group's call; SQLite, absent): nothing was done.
+   */
+  markStaleAtCommit?(db: Sql, contextKeys: Iterable<number>, recordKeys?: Iterable<number>): boolean;
   /** Optional write groups: see DdsService.writeGroup. */
   writeGroup?(): WriteGroup;
   /** The connection pool's use (PostgreSQL); absent on SQLite, which has one connection and no pool. */

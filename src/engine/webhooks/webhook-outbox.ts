@@ -51,6 +51,13 @@ export function createWebhookOutbox(options: WebhookOutboxOptions = {}) {
 
   return {
     emit,
+    /**
+     * Whether any webhook of the workspace subscribes to `type`, read once per transaction
+     * (the same read `emit` makes): a caller that starts it early pays no round trip later.
+     */
+    async subscribed(tx: Sql, workspace: string, type: WebhookEvent): Promise<boolean> {
+      return (await subscribers(tx, workspace, type)).length > 0;
+    },
     /** `context.stale` for each context that turned from resolved to stale. */
     async contextsStale(tx: Sql, turned: { contextId: string; workspace: string }[]): Promise<void> {
       for (const t of turned) await emit(tx, "context.stale", { contextId: t.contextId, workspace: t.workspace, freshness: "stale" });

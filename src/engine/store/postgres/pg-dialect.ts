@@ -1,5 +1,6 @@
 import type { Dialect } from "../sql.js";
 import { isUuidText } from "../values.js";
+import { claimHolderGone } from "./pg-claim-marks.js";
 
 /** `'{a,b}'`: a text-array literal of keys the caller has checked (letters, digits, `_`, `-`). */
 const keyPath = (keys: readonly string[]) => `'{${keys.join(",")}}'`;
@@ -13,7 +14,10 @@ const keyPath = (keys: readonly string[]) => `'{${keys.join(",")}}'`;
 export const postgresDialect: Dialect = {
   name: "postgres",
   forUpdate: "FOR UPDATE",
-  skipLocked: "FOR UPDATE SKIP LOCKED",
+  forNoKeyUpdate: "FOR NO KEY UPDATE",
+  forKeyShare: "FOR KEY SHARE",
+  // Not FOR UPDATE: a context a bulk is writing evidence into (FOR KEY SHARE) stays claimable.
+  skipLocked: "FOR NO KEY UPDATE SKIP LOCKED",
   sortOnly: (expr) => expr,
   // NULL matches nothing: a malformed id finds nothing (the uuid type would refuse it).
   uuid: (id) => (isUuidText(id) ? id.toLowerCase() : null),
@@ -34,4 +38,5 @@ export const postgresDialect: Dialect = {
   containsText: (text) => `strpos(lower(CAST(${text} AS TEXT)), lower(?)) > 0`,
   inKeys: (column) => `${column} = ANY(CAST(? AS bigint[]))`,
   keyList: (keys) => keys,
+  claimHolderGone,
 };

@@ -3,6 +3,7 @@ import { connectPg } from "./pg-connect.js";
 import type { PgTarget } from "./pg-target.js";
 import { backoffMs, RECONNECT_BACKOFF } from "../../../util/backoff.js";
 import type { Signal } from "../sql.js";
+import { createClaimMarks } from "./pg-claim-marks.js";
 import { CHANNEL, type Announcement, type CommitSink } from "./pg-sql.js";
 
 /**
@@ -16,6 +17,9 @@ import { CHANNEL, type Announcement, type CommitSink } from "./pg-sql.js";
  * return every listener is woken once (it may have missed work meanwhile). It listens
  * again by itself, with a jittered, capped back-off; `reset` drops a connection that may
  * be silently dead (a cut network delivers no close) and listens on a new one.
+ *
+ * The same session holds the node's claim marks (`marks`, see pg-claim-marks.ts): it lives
+ * as long as the node and is replaced, marks and all, whenever it is lost.
  */
 export function createNotifications(target: PgTarget, defaults: Record<string, string> = {}): CommitSink & {
   start(): Promise<void>;
@@ -23,7 +27,9 @@ export function createNotifications(target: PgTarget, defaults: Record<string, s
   on(signal: Signal, fn: () => void): () => void;
   reset(): void;
   close(): Promise<void>;
+  readonly marks: ReturnType<typeof createClaimMarks>;
 } {
+  const marks = createClaimMarks();
   const listeners = new Map<Signal, Set<() => void>>();
   const fire = (signal: Signal) => {
     for (const fn of listeners.get(signal) ?? []) fn();
@@ -58,6 +64,7 @@ export function createNotifications(target: PgTarget, defaults: Record<string, s
         // A replaced client's close says nothing about the current one.
         if (client !== made) return;
         listening = false;
+        marks.detach();
         if (!closed) schedule();
       },
     };
@@ -66,7 +73,10 @@ export function createNotifications(target: PgTarget, defaults: Record<string, s
   };
   let client = open();
   const listen = async () => {
-    await client.unsafe(`LISTEN ${CHANNEL}`);
+    const listened = client;
+    await listened.unsafe(`LISTEN ${CHANNEL}`);
+    // Marked again on every new session, before claims are looked for (below).
+    if (listened === client) await marks.attach(listened);
     listening = true;
     failures = 0;
     // Whatever was committed while nobody listened: forget cached reads, look for work.
@@ -84,6 +94,7 @@ export function createNotifications(target: PgTarget, defaults: Record<string, s
   };
 
   return {
+    marks,
     start: listen,
     committed(announced: ReadonlySet<Announcement>) {
       for (const a of announced) {
@@ -109,6 +120,7 @@ export function createNotifications(target: PgTarget, defaults: Record<string, s
     reset() {
       if (closed) return;
       listening = false;
+      marks.detach();
       const old = client;
       client = open();
       void old.end({ timeout: 0 }).catch(() => undefined);
@@ -116,6 +128,7 @@ export function createNotifications(target: PgTarget, defaults: Record<string, s
     },
     async close() {
       closed = true;
+      marks.detach();
       if (retry) clearTimeout(retry);
       await client.end({ timeout: 1 });
     },

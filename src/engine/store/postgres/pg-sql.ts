@@ -24,10 +24,31 @@ export type Params = postgres.ParameterOrJSON<never>[];
 // commit, to every node, collapsing duplicates): `change` lets caches elsewhere drop what
 // they read; `work` and `outbox` wake workers and dispatchers.
 export const NOTIFY = `SELECT pg_notify('${CHANNEL}', x) FROM unnest($1::text[]) AS x`;
+/** NOTIFY with its payloads written in (they are this module's own words, never input). */
+const notifyText = (announce: ReadonlySet<Announcement>) => `SELECT pg_notify('${CHANNEL}', x) FROM unnest(ARRAY[${[...announce].map((a) => `'${a}'`).join(",")}]::text[]) AS x`;
+
+/** An integer array written into a statement's text, for the deferred statements of a commit (see PgTx.atCommit). */
+const intArray = (values: readonly number[]): string => {
+  for (const v of values) if (!Number.isSafeInteger(v)) throw new Error(`not an integer key: ${String(v)}`);
+  return `'{${values.join(",")}}'`;
+};
 
 /** Deadlock detected, serialization failure: the transaction may simply run again. */
 const RETRYABLE = new Set(["40P01", "40001"]);
+/**
+ * Unique indexes that order a record's evidence between writers who do not wait on each
+ * other's contexts: two transactions that created the same record (by identity) or gave
+ * the same record and source a new accepted contribution at once. The second finds the
+ * first's row when it runs again, and binds or supersedes after it.
+ */
+const RACES = new Set(["records_identity_live", "contributions_accepted"]);
 const RETRIES = 5;
+
+/** True when a failed transaction may simply run again (see RETRYABLE and RACES). */
+const retryable = (err: unknown): boolean => {
+  const { code, constraint_name: constraint } = err as { code?: string; constraint_name?: string };
+  return RETRYABLE.has(code ?? "") || (code === "23505" && RACES.has(constraint ?? ""));
+};
 
 /** One statement, prepared (the repositories' SQL is a fixed set), with `?` turned into `$n`. */
 export const query = <T>(client: Client, sql: string, params: readonly unknown[]): postgres.PendingQuery<postgres.Row[]> & Promise<T[]> =>
@@ -53,7 +74,7 @@ export function pgRootSql(pool: PgPool, sink: CommitSink, groups?: GroupSlot): S
     const result = await pool.use(async (client) => {
       const conn = await client.reserve();
       let release = true;
-      const tx = new PgTx(conn, memo);
+      const tx = new PgTx(conn, memo, undefined, !options.readOnly);
       try {
         const begun = conn.unsafe(options.readOnly ? "BEGIN READ ONLY ISOLATION LEVEL REPEATABLE READ" : "BEGIN");
         begun.catch(() => undefined);
@@ -75,9 +96,21 @@ export function pgRootSql(pool: PgPool, sink: CommitSink, groups?: GroupSlot): S
           return value;
         }
         const announce = tx.announced();
-        const notify = announce.size > 0 ? conn.unsafe(NOTIFY, [[...announce]] as Params, { prepare: true }) : undefined;
-        notify?.catch(() => undefined);
-        const [, committed] = await Promise.all([notify, conn.unsafe("COMMIT")]);
+        const last = tx.lastStatements();
+        let committed: unknown;
+        if (last !== undefined) {
+          // One message: the deferred statements, the NOTIFY and the COMMIT run one after the
+          // other in the server, with nothing of this process in between (see PgTx.atCommit).
+          // (A failure of a statement the body did not wait for is what made these fail.)
+          const results = (await conn.unsafe(`${last}${announce.size > 0 ? `${notifyText(announce)}; ` : ""}COMMIT`).catch((err: unknown) => {
+            throw tx.failure ?? err;
+          })) as unknown as unknown[];
+          committed = results[results.length - 1];
+        } else {
+          const notify = announce.size > 0 ? conn.unsafe(NOTIFY, [[...announce]] as Params, { prepare: true }) : undefined;
+          notify?.catch(() => undefined);
+          [, committed] = await Promise.all([notify, conn.unsafe("COMMIT")]);
+        }
         // A statement the body did not wait for failed: PostgreSQL aborted the transaction and
         // answers COMMIT with ROLLBACK. Nothing of it was kept; the statement's error says why.
         if ((committed as unknown as { command?: string }).command !== "COMMIT") throw tx.failure ?? new Error("the transaction was rolled back by the database");
@@ -113,9 +146,9 @@ export function pgRootSql(pool: PgPool, sink: CommitSink, groups?: GroupSlot): S
         try {
           return await once(fn, options);
         } catch (err) {
-          // Two nodes' transactions that locked rows in crossing orders, or a snapshot
-          // conflict: PostgreSQL aborted one, which runs again from the start.
-          if (!RETRYABLE.has((err as { code?: string }).code ?? "")) throw err;
+          // Two nodes' transactions that locked rows in crossing orders, a snapshot conflict,
+          // or two writers of one record: PostgreSQL aborted one, which runs again from the start.
+          if (!retryable(err)) throw err;
           if (attempt >= RETRIES) throw asDatabaseUnavailable(err) ?? err;
         }
       }
@@ -180,13 +213,49 @@ export class PgTx implements Sql {
   private childOpen = false;
   /** The first statement of this transaction that failed (its error), if any. */
   failure: unknown;
+  /** Statements that run last, in the same message as the COMMIT (see atCommit). */
+  private deferred: string[] | undefined;
 
   constructor(
     private readonly t: postgres.TransactionSql | postgres.ReservedSql,
     readonly memo: Map<string, unknown>,
     /** Throws when the connection must not be used any more (a write group's, once lost). */
     private readonly guard?: () => void,
+    /** A transaction of its own (not a savepoint, not a write group's call): it may defer statements to its COMMIT. */
+    private readonly topLevel = false,
   ) {}
+
+  /** True when this transaction can defer statements to its COMMIT (see atCommit). */
+  get defers(): boolean {
+    return this.topLevel && this.open;
+  }
+
+  /**
+   * Runs `text` as one of the transaction's last statements, in the same message as its
+   * COMMIT (the simple protocol runs them one after the other), so the row locks it takes
+   * last from its execution to the end of the commit, with no work of this process and no
+   * round trip in between, however slowly this process runs (a node held to a share of a
+   * core can be paused for tens of milliseconds between two writes to its socket). Its
+   * parameters are integer arrays, written into the text. Its outcome is the transaction's:
+   * a failure rolls the whole transaction back. False where a transaction cannot defer (a
+   * savepoint, a call of a write group): run the statement now instead.
+   */
+  atCommit(text: string, params: readonly (readonly number[])[]): boolean {
+    if (!this.defers) return false;
+    this.check(text);
+    let i = 0;
+    const inlined = text.replace(/\?/g, () => intArray(params[i++] ?? []));
+    if (i !== params.length) throw new Error(`a deferred statement has ${i} placeholders for ${params.length} parameters`);
+    (this.deferred ??= []).push(inlined);
+    return true;
+  }
+
+  /** The deferred statements as the start of the COMMIT's message ("…; …; "), or undefined when there are none. */
+  lastStatements(): string | undefined {
+    const last = this.deferred;
+    this.deferred = undefined;
+    return last && last.length > 0 ? `${last.join("; ")}; ` : undefined;
+  }
 
   end(): void {
     this.open = false;

@@ -1,4 +1,5 @@
 import type { Sql } from "../sql.js";
+import { PgTx } from "./pg-sql.js";
 
 /** A context that turned from resolved to stale. */
 export interface TurnedStale {
@@ -19,6 +20,8 @@ export interface StaleMarks {
 // One statement for every context a write touched (an interleaved import batch touches up
 // to a hundred): the CTE locks them in key order, as every writer does (no lock cycles),
 // and reads each one's freshness under the lock, so `turned` says which were resolved.
+// FOR NO KEY UPDATE: other writers of evidence into these contexts hold them FOR KEY SHARE
+// until they commit, which must not keep this mark waiting (nor theirs wait for this one).
 // The second array lists contexts this transaction has bumped already: while still stale
 // they are left alone. A stale context has no pass in flight (a claim makes it computing
 // and reads its version then), so a further bump would only weigh in the claim order, and
@@ -26,7 +29,7 @@ export interface StaleMarks {
 const MARK_STALE = `WITH locked AS (
     SELECT id, freshness FROM contexts
     WHERE id = ANY(?::bigint[]) AND deleted_at IS NULL AND status != 'archived'
-    ORDER BY id FOR UPDATE
+    ORDER BY id FOR NO KEY UPDATE
   )
   UPDATE contexts c SET evidence_version = c.evidence_version + 1,
     freshness = CASE WHEN c.freshness = 'computing' THEN 'computing' ELSE 'stale' END,
@@ -65,4 +68,24 @@ export async function pgMarkStale(db: Sql, contextKeys: Iterable<number>, group?
   group?.bump(rows.map((r) => ({ key: Number(r.key), version: Number(r.version) })));
   db.signal("work");
   return rows.filter((r) => r.turned).map((r) => ({ contextId: r.contextId, workspace: r.workspace }));
+}
+
+/**
+ * Marks the contexts stale (as pgMarkStale, without telling which turned) as the last
+ * statements of `db`'s transaction, sent with its COMMIT (PgTx.atCommit): their rows are
+ * locked only from then until the commit is done, so writers of evidence into the same
+ * contexts (an interleaved feed: every bulk touches them all) wait on each other for no
+ * more than that, whatever else their transactions do or however slowly their nodes run.
+ * Readers see the evidence and the mark together. False when `db` cannot defer (a
+ * savepoint, a write group's call): nothing was done, mark now with pgMarkStale.
+ */
+export function pgMarkStaleAtCommit(db: Sql, contextKeys: Iterable<number>, recordKeys: Iterable<number> = []): boolean {
+  if (!(db instanceof PgTx) || !db.defers) return false;
+  const keys = [...new Set(contextKeys)].sort((a, b) => a - b);
+  const records = [...new Set(recordKeys)];
+  if (keys.length > 0) db.atCommit(MARK_STALE, [keys, []]);
+  // After the bump: each record gets its context's new version.
+  if (records.length > 0) db.atCommit(STAMP, [records]);
+  if (keys.length > 0) db.signal("work");
+  return true;
 }

@@ -12,8 +12,9 @@ import { appliedMigrations, migratePostgres } from "./pg-migrate.js";
 import { createNotifications } from "./pg-notifications.js";
 import { createPgPool, SESSION_SETTINGS } from "./pg-pool.js";
 import { pgRootSql } from "./pg-sql.js";
-import { pgMarkStale } from "./pg-stale.js";
+import { pgMarkStale, pgMarkStaleAtCommit } from "./pg-stale.js";
 import { createAnalyzer } from "./pg-analyze.js";
+import { setClaimSession } from "../claim-session.js";
 import { createPgWriteGroups } from "./pg-write-group.js";
 import type { PgTarget } from "./pg-target.js";
 
@@ -29,6 +30,14 @@ export interface PostgresStoreOptions {
   /** Told how a long upgrade of an earlier release's database advances. */
   onMigrationProgress?: OnMigrationProgress;
 }
+
+/**
+ * The listening connection holds the node's claim marks: a host that vanished without
+ * closing it (a lost machine, a cut network) is found by PostgreSQL's keepalive probes
+ * within about 4 s (2 s idle, then 2 probes a second apart; 4 s at most for data it sent
+ * that stays unacknowledged), and its claims are taken over.
+ */
+const LISTENER_SETTINGS: Record<string, string> = { tcp_keepalives_idle: "2", tcp_keepalives_interval: "1", tcp_keepalives_count: "2", tcp_user_timeout: "4000" };
 
 /** How long `ping` (readiness) waits for the database. */
 const PING_MS = 2000;
@@ -60,7 +69,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   let notifications: ReturnType<typeof createNotifications> | undefined;
   try {
     await migratePostgres(pool.client, location, options.migrate ?? true, options.onMigrationProgress);
-    notifications = createNotifications(pool.target, SESSION_SETTINGS);
+    notifications = createNotifications(pool.target, { ...SESSION_SETTINGS, ...LISTENER_SETTINGS });
     await notifications.start();
   } catch (err) {
     await notifications?.close().catch(() => undefined);
@@ -71,6 +80,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const groups = createPgWriteGroups(pool, listener, createAnalyzer(pool));
   const sql = pgRootSql(pool, listener, groups);
   const keyLocks = createKeyLocks(pool);
+  // Claims stand while the listening session holds their worker's mark (see claim-session.ts).
+  setClaimSession(sql, listener.marks);
   // A database found unreachable: the listening connection may be silently dead too.
   pool.onReset(() => listener.reset());
   return {
@@ -82,6 +93,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     ingest: pgIngest,
     passes: pgPasses,
     markStale: (db, ids, records) => pgMarkStale(db, ids, groups.marks, records),
+    markStaleAtCommit: pgMarkStaleAtCommit,
     writeGroup: () => groups.open(sql.memo),
     changeStamp: () => listener.stamp(),
     on: (signal: Signal, fn: () => void) => listener.on(signal, fn),

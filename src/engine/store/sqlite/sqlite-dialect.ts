@@ -15,6 +15,8 @@ const path = (column: string, keys: readonly string[]) =>
 export const sqliteDialect: Dialect = {
   name: "sqlite",
   forUpdate: "",
+  forNoKeyUpdate: "",
+  forKeyShare: "",
   skipLocked: "",
   sortOnly: (expr) => `+${expr}`,
   // An empty blob equals no UUID: a malformed id finds nothing, as an unknown one.
