@@ -140,7 +140,8 @@ export function mortgageSuite(name: string, open: () => Promise<DdsService>): vo
       expect(c2.supersedes).toBe(c1.contributionId);
       expect((await s.getContribution(c1.contributionId)).status).toBe("superseded");
       const updated = await s.updateRecord(c1.recordId, { data: { name: "Cydney" } });
-      expect(updated.freshness).toBe("stale");
+      // Never resolved with the old data; a serve node's worker may have claimed it already.
+      expect(["stale", "computing"]).toContain(updated.freshness);
       await s.runPipeline({ contextIds: [contextId] });
       expect((await s.getRecord(c1.recordId)).data.name).toBe("Cydney");
       const manual = await s.listContributions({ filters: [{ field: "recordId", op: "eq", value: c1.recordId }, { field: "sourceType", op: "eq", value: "manual" }] });
