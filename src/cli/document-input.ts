@@ -10,13 +10,38 @@ export async function readStdin(io: CliIO): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** What a file that holds no document is told (after its name): every reader of documents says it so. */
+export const EMPTY_DOCUMENT = "is empty: give a JSON or YAML document";
+
+/**
+ * Why YAML text does not parse: the parser's message whole, with the lines around the
+ * place and the caret under it (`… at line 4, column 1:` then the snippet), as every
+ * reader of documents (`-f`, `apply`, `seed`) shows it.
+ */
+export function yamlProblem(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).trimEnd();
+}
+
+/**
+ * The text of a document file. Unreadable is a usage error (exit 2): no request could be
+ * formed. `-f`, `apply` and `seed` read files through here.
+ */
+export function readDocumentFile(path: string, where = path): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw errors.usage(code === "ENOENT" ? `cannot read ${where}: no such file` : `cannot read ${where}: ${(err as Error).message}`);
+  }
+}
+
 /**
  * Parses a document that is JSON or YAML. JSON is tried first (it is most bodies, and its
  * own parser is exact about numbers and duplicate keys); YAML, loaded only then, reads the
  * rest. Text that is neither is a usage error quoting the parser that fits its look.
  */
 export async function parseDocument(text: string, where: string): Promise<unknown> {
-  if (text.trim() === "") throw errors.usage(`${where} is empty: give a JSON or YAML document`);
+  if (text.trim() === "") throw errors.usage(`${where} ${EMPTY_DOCUMENT}`);
   let jsonProblem: string;
   try {
     return JSON.parse(text);
@@ -28,8 +53,7 @@ export async function parseDocument(text: string, where: string): Promise<unknow
   try {
     return parse(text) as unknown;
   } catch (err) {
-    const yamlProblem = (err as Error).message.split("\n")[0];
-    throw errors.usage(`${where} is neither JSON nor YAML: ${/^\s*[[{]/.test(text) ? jsonProblem : yamlProblem}`);
+    throw errors.usage(`${where} is neither JSON nor YAML: ${/^\s*[[{]/.test(text) ? jsonProblem : yamlProblem(err)}`);
   }
 }
 
@@ -39,15 +63,9 @@ export async function parseDocument(text: string, where: string): Promise<unknow
  * request could be formed.
  */
 export async function readBody(io: CliIO | undefined, file: string): Promise<unknown> {
-  let text: string;
   const where = file === "-" ? "stdin" : file;
-  try {
-    // Callers without a stdin to offer (a cases file named "-") read nothing there.
-    text = file === "-" ? (io ? await readStdin(io) : "") : readFileSync(file, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw errors.usage(code === "ENOENT" ? `cannot read ${where}: no such file` : `cannot read ${where}: ${(err as Error).message}`);
-  }
+  // Callers without a stdin to offer (a cases file named "-") read nothing there.
+  const text = file === "-" ? (io ? await readStdin(io) : "") : readDocumentFile(file);
   return parseDocument(text, where);
 }
 

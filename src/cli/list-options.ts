@@ -2,6 +2,7 @@ import { errors, isDdsError } from "../contract/errors.js";
 import { checkListQuery, FILTER_OPS, LIST_SPECS, parseLimit, parseSort, type FilterClause, type FilterOp, type ListName, type ListQuery } from "../contract/list-query.js";
 import type { Page } from "../contract/schemas/index.js";
 import type { Column, Output } from "./output/output.js";
+import { pushAll } from "../portable/arrays.js";
 
 const SYMBOLS: [string, FilterOp][] = [
   [">=", "gte"],
@@ -72,7 +73,7 @@ export async function collectPages<T>(flags: Pick<ListFlags, "all">, query: List
   const data = [...page.data];
   while (page.hasNextPage && page.nextCursor) {
     page = await fetch({ ...query, cursor: page.nextCursor });
-    data.push(...page.data);
+    pushAll(data, page.data);
   }
   return { data, nextCursor: null, hasNextPage: false };
 }

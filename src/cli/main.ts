@@ -5,7 +5,7 @@ import type { ArgDefs, ArgsOf } from "./core/args.js";
 import type { CommandDefinition, GlobalFlags } from "./core/define-command.js";
 import { processIO, type CliIO } from "./core/io.js";
 import { canonicalNoun } from "./core/aliases.js";
-import { attachCommand, attachGroup, GLOBAL_OPTIONS, TOPICS } from "./core/program.js";
+import { attachCommand, attachGroup, envSwitch, GLOBAL_OPTIONS, TOPICS, type ValueSources } from "./core/program.js";
 import { isFormatArg } from "./core/shared-args.js";
 import { asksForJson, HELP_AFTER_ERROR, parseProblem } from "./core/parse-errors.js";
 import { EXIT_INTERRUPTED } from "./exit-codes.js";
@@ -25,7 +25,7 @@ function isPromptInterrupt(err: unknown): boolean {
   return (err as Error | undefined)?.name === "ExitPromptError";
 }
 
-type Run = (def: CommandDefinition, values: Record<string, unknown>, flags: GlobalFlags) => Promise<void>;
+type Run = (def: CommandDefinition, values: Record<string, unknown>, flags: GlobalFlags, sources?: ValueSources) => Promise<void>;
 
 /** Global options followed by a value (`--local` takes one when the next word is not a flag). */
 const OPTION_TAKES_VALUE = new Set(["--remote", "--token", "--profile", "--local", "--database", "--jq", "--workspace"]);
@@ -95,7 +95,7 @@ function buildProgram(io: CliIO, run: Run, argv: string[], slots: Slot[]): Comma
   );
   for (const slot of slots) {
     if ("group" in slot) attachGroup(program, slot.group);
-    else attachCommand(program, slot, (d, values, cmd) => run(d, values, cmd.optsWithGlobals()));
+    else attachCommand(program, slot, (d, values, cmd, sources) => run(d, values, cmd.optsWithGlobals(), sources), io.env);
   }
   // `help` joins the last topic instead of a heading of its own.
   program.commandsGroup(TOPICS.completion).helpCommand(true);
@@ -121,18 +121,19 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.exit?.(EXIT_INTERRUPTED);
   });
 
-  const run: Run = async (def, values, flags) => {
+  const run: Run = async (def, values, flags, sources = {}) => {
     // `-o` is the output format wherever a command declares it (export's file is --output-file).
     const printsJson = isFormatArg(def.args.output);
     const asked = printsJson ? (values.output as Format | undefined) : undefined;
     const jqProblem = flags.jq === undefined ? undefined : jqRefusal(def.command, printsJson, asked);
     if (jqProblem) throw errors.usage(jqProblem);
     const format = asked ?? (flags.json || flags.jq !== undefined ? "json" : "table");
-    out = new Output(io, { format, color: flags.color !== false && !io.env.NO_COLOR, quiet: Boolean(flags.quiet), jq: flags.jq });
+    const quiet = flags.quiet === true || (io.env.DDS_QUIET ? envSwitch("DDS_QUIET", io.env.DDS_QUIET) : false);
+    out = new Output(io, { format, color: flags.color !== false && !io.env.NO_COLOR, quiet, jq: flags.jq });
     await out.init();
     // The parser filled `values` from the same declarations that type the handler.
     const args = values as ArgsOf<ArgDefs>;
-    await def.handler(args, createContext(def, args, io, out, flags, state, argv));
+    await def.handler(args, createContext(def, args, io, out, flags, state, argv, sources));
   };
 
   try {
@@ -174,7 +175,9 @@ function report(err: unknown, out: Output, io: CliIO): number {
     return err.exitCode;
   }
   const e = err as Error;
-  const wrapped = new DdsError("internal_error", `unexpected error: ${e?.message ?? String(err)} (set DDS_DEBUG=1 for details)`);
+  // Under DDS_DEBUG=1 the stack follows; the hint to set it would only be noise.
+  const hint = debug ? "its stack follows" : "set DDS_DEBUG=1 for details";
+  const wrapped = new DdsError("internal_error", `unexpected error: ${e?.message ?? String(err)} (${hint})`);
   out.error(wrapped.toProblem());
   if (debug && e?.stack) io.stderr.write(`${e.stack}\n`);
   return ExitCode.failure;

@@ -1,7 +1,7 @@
 import { errors } from "../contract/errors.js";
 import { checkWorkspaceName, DEFAULT_WORKSPACE } from "../contract/workspace.js";
 import { normalizeBaseUrl } from "../client/base-url.js";
-import { isPostgresUrl, redactUrl } from "../engine/store/location.js";
+import { displayPgUrl, isPostgresUrl } from "../engine/store/location.js";
 import { readConfig, type Config } from "./config.js";
 import type { Env } from "./core/io.js";
 
@@ -10,7 +10,7 @@ import type { Env } from "./core/io.js";
  * URL, in one of its workspaces), or a remote service (in its token's workspace).
  */
 export type Target =
-  | { mode: "local"; db: string; workspace: string; source: string }
+  | { mode: "local"; db: string; workspace: string; source: string; env?: Env }
   | { mode: "remote"; baseUrl: string; token?: string; source: string };
 
 /** The global flags that pick a target. */
@@ -113,7 +113,9 @@ export function resolveTarget(flags: TargetFlags, env: Env, options: TargetOptio
     return target;
   }
   const workspace = flags.workspace ?? env.DDS_WORKSPACE ?? profileWorkspace;
-  return workspace === undefined ? target : { ...target, workspace: checkWorkspaceName(workspace) };
+  // A PostgreSQL URL is shown with what libpq's variables add to it (PGHOST…).
+  const located = isPostgresUrl(target.db) ? { ...target, env } : target;
+  return workspace === undefined ? located : { ...located, workspace: checkWorkspaceName(workspace) };
 }
 
 /**
@@ -123,6 +125,6 @@ export function resolveTarget(flags: TargetFlags, env: Env, options: TargetOptio
  */
 export function describeTarget(t: Target, options: { workspace?: boolean } = {}): string {
   if (t.mode === "remote") return `remote ${t.baseUrl}`;
-  const where = isPostgresUrl(t.db) ? `database ${redactUrl(t.db)}` : `local ${t.db}`;
+  const where = isPostgresUrl(t.db) ? `database ${displayPgUrl(t.db, t.env)}` : `local ${t.db}`;
   return options.workspace === false ? where : `${where} (workspace ${t.workspace})`;
 }

@@ -1,5 +1,6 @@
 import { isDdsError } from "../contract/errors.js";
 import type { DdsService, PipelineRunOptions, PipelineRunResult } from "../contract/service.js";
+import { pushAll } from "../portable/arrays.js";
 
 /** Poll interval while waiting for the server's worker. */
 const POLL_MS = 50;
@@ -19,7 +20,7 @@ async function unresolvedContexts(service: Pick<DdsService, "listContexts">): Pr
       limit: 500,
       cursor,
     });
-    ids.push(...page.data.map((c) => c.contextId));
+    pushAll(ids, page.data.map((c) => c.contextId));
     cursor = page.hasNextPage && page.nextCursor ? page.nextCursor : undefined;
   } while (cursor);
   return ids;

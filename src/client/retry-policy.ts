@@ -3,7 +3,7 @@
  * asks {@link decideRetry} after each failed attempt and does the waiting.
  */
 
-/** Statuses that mean "not now": rate limited, or a gateway or node that is restarting or failing over. */
+/** Statuses that mean "not now": rate limited (with a Retry-After), or a gateway or node that is restarting or failing over. */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 /** Errors after which the request may never have reached the server's handler. */
 export const RESET_CODES: ReadonlySet<string> = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED"]);
@@ -23,10 +23,16 @@ export interface RetrySettings {
   maxBackoffMs: number;
   /** No retry starts later than this after the request's first try (default 60 s). */
   retryForMs: number;
+  /**
+   * A request refused for its rate (429 with Retry-After) is sent again, however often, as
+   * long as this long after its first try (default 15 min): a throttled import slows down
+   * instead of failing.
+   */
+  throttledForMs: number;
 }
 
 /** Defaults of {@link RetrySettings}: a rolling restart or a failover of a few seconds is ridden out. */
-export const DEFAULT_RETRY: RetrySettings = { retries: 8, backoffMs: 100, maxBackoffMs: 5_000, retryForMs: 60_000 };
+export const DEFAULT_RETRY: RetrySettings = { retries: 8, backoffMs: 100, maxBackoffMs: 5_000, retryForMs: 60_000, throttledForMs: 15 * 60_000 };
 
 /** What failed: an answer's status and headers, or a connection error's code. */
 export interface FailedAttempt {
@@ -72,10 +78,21 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
  * time do not return together), else an exponential back-off with "equal jitter" (half
  * fixed, half random) capped at `maxBackoffMs`. No retry is made past `retryForMs` since the
  * first try: a Retry-After beyond it ends the retries with the server's answer.
+ *
+ * A 429 is a rate limit: retried only with a Retry-After (a ddsctl server leaves it out
+ * when the request can never pass, costing more than the limit allows at once), then as
+ * often as the server asks within `throttledForMs`, not counted against `retries`.
  */
 export function decideRetry(attempt: FailedAttempt, settings: RetrySettings, random: () => number = Math.random): RetryDecision | undefined {
   const safe = attempt.method === "GET" || attempt.keyed;
-  if (!safe || attempt.retried >= settings.retries) return undefined;
+  if (!safe) return undefined;
+  if (attempt.status === 429) {
+    const asked = parseRetryAfter(attempt.retryAfter);
+    if (asked === undefined) return undefined;
+    const waitMs = Math.round(asked * (1 + 0.1 * random()));
+    return attempt.elapsedMs + waitMs > settings.throttledForMs ? undefined : { waitMs, retryAfterMs: asked };
+  }
+  if (attempt.retried >= settings.retries) return undefined;
   let retryAfterMs: number | undefined;
   if (attempt.status !== undefined) {
     if (!RETRY_STATUSES.has(attempt.status)) return undefined;

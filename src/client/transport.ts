@@ -18,6 +18,8 @@ export interface TransportOptions {
   backoffMs?: number;
   /** No retry starts later than this after a request's first try (default 60 s). */
   retryForMs?: number;
+  /** A request refused for its rate is sent again as the server asks for this long (default 15 min). */
+  throttledForMs?: number;
   /** Gives up on a response after this long (default 5 min: bulk requests can be slow). */
   timeoutMs?: number;
   /** Told before each retry: what failed and how long the client waits (progress lines, tests). */
@@ -86,7 +88,13 @@ export function createTransport(options: TransportOptions) {
     ...(options.retries !== undefined && { retries: options.retries }),
     ...(options.backoffMs !== undefined && { backoffMs: options.backoffMs }),
     ...(options.retryForMs !== undefined && { retryForMs: options.retryForMs }),
+    ...(options.throttledForMs !== undefined && { throttledForMs: options.throttledForMs }),
   };
+  /**
+   * Until when the server asked this client to hold back (a 429's Retry-After): requests
+   * not yet sent wait for it too, rather than each spending an attempt to hear the same.
+   */
+  let pausedUntil = 0;
   /** Set by the first answer: from then on a refused connection is a restarting server. */
   let seenServer = false;
   const unavailable = () => new DdsError("unavailable", `cannot reach ${options.baseUrl}: is ddsctl serve running at ${options.baseUrl}?`);
@@ -105,6 +113,7 @@ export function createTransport(options: TransportOptions) {
         settings,
       );
       if (!decision) return done(err);
+      if (status === 429 && decision.retryAfterMs !== undefined) pausedUntil = Math.max(pausedUntil, Date.now() + decision.retryAfterMs);
       state.retried++;
       options.onRetry?.({ method, path, attempt: state.retried, ...(status !== undefined ? { status } : { code }), ...decision, ...(idempotencyKey && { idempotencyKey }) });
       setTimeout(() => done(null), decision.waitMs);
@@ -140,6 +149,7 @@ export function createTransport(options: TransportOptions) {
     if (key !== undefined) headers["idempotency-key"] = key;
     const { retry, state } = retryCallback(spec.method, path, key);
     let waits = 0;
+    for (let wait = pausedUntil - Date.now(); wait > 0; wait = pausedUntil - Date.now()) await sleep(wait);
     for (;;) {
       let status: number;
       let text: string;

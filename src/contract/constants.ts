@@ -20,8 +20,6 @@ export const WEBHOOK_EVENTS = ["context.stale", "context.resolved", "context.sta
 export const WEBHOOK_STATUSES = ["enabled", "disabled"] as const;
 /** Where a delivery stands: still owed (`pending`), settled by a 2xx, or given up on. */
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
-/** Filter values of a delivery's status: the statuses, and `delivered`, the name `succeeded` had before. */
-export const DELIVERY_STATUS_FILTERS = [...DELIVERY_STATUSES, "delivered"] as const;
 
 /**
  * Names that would collide with JavaScript object internals when used as keys or path

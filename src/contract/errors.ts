@@ -27,12 +27,15 @@ export type ErrorCode =
   | "webhook_disabled"
   | "idempotency_in_progress"
   | "payload_too_large"
+  | "rate_limited"
   | "invalid_transition"
   | "validation_failed"
   | "compile_failed"
   | "not_implemented"
   | "unavailable"
   | "database_unavailable"
+  | "database_login_refused"
+  | "schema_too_new"
   | "internal_error";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -51,12 +54,15 @@ const STATUS: Record<ErrorCode, number> = {
   webhook_disabled: 409,
   idempotency_in_progress: 409,
   payload_too_large: 413,
+  rate_limited: 429,
   invalid_transition: 422,
   validation_failed: 422,
   compile_failed: 422,
   not_implemented: 501,
   unavailable: 503,
   database_unavailable: 503,
+  database_login_refused: 503,
+  schema_too_new: 503,
   internal_error: 500,
 };
 
@@ -71,6 +77,7 @@ const TITLE: Record<number, string> = {
   409: "Conflict",
   413: "Content Too Large",
   422: "Unprocessable Content",
+  429: "Too Many Requests",
   500: "Internal Server Error",
   501: "Not Implemented",
   503: "Service Unavailable",
@@ -86,6 +93,10 @@ export const ExitCode = {
   timeout: 5,
   /** The database (or the service's database) cannot be reached now; the command may be run again. */
   unavailable: 6,
+  /** The database refused to let this ddsctl in: wrong or missing password, unknown role or database, no CONNECT right. */
+  loginRefused: 7,
+  /** The database's schema is newer than this ddsctl's: upgrade ddsctl. */
+  schemaTooNew: 8,
 } as const;
 
 /** The RFC 9457 problem body every error is written as. */
@@ -105,7 +116,8 @@ export class DdsError extends Error {
   readonly errors?: ProblemDetail[];
   /**
    * Seconds after which trying again may succeed (the server's `Retry-After`), set on
-   * refusals that are temporary: the database unreachable, every connection busy.
+   * refusals that are temporary: the database unreachable, every connection busy, a rate
+   * limit reached.
    */
   retryAfter?: number;
 
@@ -121,6 +133,8 @@ export class DdsError extends Error {
   get exitCode(): number {
     if (this.status === 404) return ExitCode.notFound;
     if (this.code === "database_unavailable") return ExitCode.unavailable;
+    if (this.code === "database_login_refused") return ExitCode.loginRefused;
+    if (this.code === "schema_too_new") return ExitCode.schemaTooNew;
     if (this.code === "invalid_request" && this.usage) return ExitCode.usage;
     return ExitCode.failure;
   }
@@ -190,6 +204,20 @@ export const errors = {
     e.retryAfter = retryAfter;
     return e;
   },
+  /**
+   * A request over its workspace's or token's rate limit: retry after `retryAfter` s;
+   * undefined when the request costs more than the limit ever allows at once.
+   */
+  rateLimited: (detail: string, retryAfter?: number) => {
+    const e = new DdsError("rate_limited", detail);
+    if (retryAfter !== undefined) e.retryAfter = retryAfter;
+    return e;
+  },
+  /** The database (at `location`) refused the login; `detail` says why, from the server. */
+  loginRefused: (location: string, detail: string) => new DdsError("database_login_refused", `cannot log in to database ${location}: ${detail}`),
+  /** A database written by a newer ddsctl, whose schema this one cannot run on. */
+  schemaTooNew: (location: string, version: number, known: number) =>
+    new DdsError("schema_too_new", `database ${location} has schema version ${version}, newer than this ddsctl supports (${known}); upgrade ddsctl`),
   notImplemented: (what: string, issue: string) =>
     new DdsError("not_implemented", `${what} is not implemented yet (arrives with ${issue})`),
 };

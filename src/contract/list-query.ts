@@ -10,7 +10,7 @@ import {
   SOURCE_TYPES,
   WEBHOOK_EVENTS,
   WEBHOOK_STATUSES,
-  DELIVERY_STATUS_FILTERS,
+  DELIVERY_STATUSES,
 } from "./constants.js";
 import { errors } from "./errors.js";
 
@@ -59,6 +59,8 @@ export interface ListSpec {
   sorts: readonly string[];
   defaultSort: readonly SortKey[];
   kinds?: Readonly<Record<string, ValueKind>>;
+  /** Values a field's enum once had, by field, and what each is called now: a refusal names the new word. */
+  renamed?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 const FILTER_KEY = /^filter\[([^\]]+)\]\[([^\]]+)\]$/;
@@ -161,7 +163,8 @@ export function checkFilterValue(spec: ListSpec, clause: FilterClause): void {
   const values = clause.op === "in" ? clause.value.split(",") : [clause.value];
   for (const value of values) {
     const expected = valueProblem(kind, value);
-    if (expected) throw errors.invalid(`filter ${clause.field}: "${value}" is not valid; use ${expected}`);
+    const now = spec.renamed?.[clause.field]?.[value];
+    if (expected) throw errors.invalid(`filter ${clause.field}: "${value}" is not valid; use ${expected}${now ? ` ("${value}" is called "${now}" now)` : ""}`);
   }
 }
 
@@ -242,8 +245,9 @@ export const LIST_SPECS = {
     filters: ["status", "eventType", "createdAt"],
     sorts: ["createdAt"],
     defaultSort: byCreated,
-    // `delivered` is what `succeeded` was called before; old filters keep working.
-    kinds: { status: DELIVERY_STATUS_FILTERS, eventType: WEBHOOK_EVENTS, createdAt: "timestamp" },
+    kinds: { status: DELIVERY_STATUSES, eventType: WEBHOOK_EVENTS, createdAt: "timestamp" },
+    // `succeeded` was called `delivered` before (and is stored so): the refusal says so.
+    renamed: { status: { delivered: "succeeded" } },
   },
 } satisfies Record<string, ListSpec>;
 

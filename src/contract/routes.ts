@@ -58,6 +58,8 @@ export interface RouteSpec {
   writeOptions?: boolean;
   /** The success answer carries a secret (shown once): a replay copy is stored encrypted. */
   secret?: boolean;
+  /** A create that may also answer 200 with the same body: when, in one line for the OpenAPI document. */
+  alsoOk?: string;
 }
 
 /** What `GET /pipeline/status` answers (the contract's PipelineStatus). */
@@ -74,7 +76,7 @@ const dataOf = (item: z.ZodType) => z.object({ data: z.array(item) });
 
 export const { RuleEvaluationRequestSchema, RuleEvaluationResultSchema } = S;
 
-type Extra = Partial<Pick<RouteSpec, "body" | "response" | "created" | "bulk" | "writeOptions" | "query" | "status" | "secret">>;
+type Extra = Partial<Pick<RouteSpec, "body" | "response" | "created" | "bulk" | "writeOptions" | "query" | "status" | "secret" | "alsoOk">>;
 
 function route(tag: string, scope: TokenScope, operation: Operation, method: HttpMethod, path: string, summary: string, extra: Extra = {}): RouteSpec {
   const status = extra.status ?? (method === "DELETE" && !extra.bulk ? 204 : extra.created ? 201 : 200);
@@ -109,7 +111,12 @@ export const ROUTES: readonly RouteSpec[] = [
   route("contexts", "write", "setContextStatus", "PUT", "/contexts/{contextId}/status/{targetStatus}", "move a context through its lifecycle", { response: S.Context }),
   route("contexts", "write", "deleteContext", "DELETE", "/contexts/{contextId}", "soft-delete an archived context"),
 
-  route("contributions", "write", "createContribution", "POST", "/contributions", "ingest one contribution", { body: S.ContributionCreate, response: S.Contribution, created: created("contributions", "contributionId") }),
+  route("contributions", "write", "createContribution", "POST", "/contributions", "ingest one contribution", {
+    body: S.ContributionCreate,
+    response: S.Contribution,
+    created: created("contributions", "contributionId"),
+    alsoOk: "unchanged: the same source's current contribution to the record already says exactly this (source type, observedAt, data, field confidences); that contribution is answered, nothing is stored, the context stays as it is, and no Location is sent",
+  }),
   route("contributions", "write", "bulkCreateContributions", "POST", "/contributions/bulk", "ingest up to 100 contributions", { body: bulkOf(S.ContributionCreate), response: S.BulkResponse, bulk: true, writeOptions: true }),
   route("contributions", "read", "getContribution", "GET", "/contributions/{contributionId}", "get a contribution", { response: S.Contribution }),
   route("contributions", "read", "listContributions", "GET", "/contributions", "list contributions", { query: list("contributions"), response: S.listEnvelope(S.Contribution) }),

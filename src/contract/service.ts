@@ -38,10 +38,14 @@ import type {
 
 /** Counts of contexts per freshness (and per business status), for `pipeline status`. */
 export interface PipelineStatus {
+  /** Contexts by freshness; `stale` only active ones (a stale completed or archived context is `waiting`). */
   contexts: { resolved: number; stale: number; computing: number };
-  /** Stale contexts the pipeline will not process until reopened (completed). */
+  /**
+   * Stale contexts the pipeline does not process: completed (until reopened) or archived.
+   * With `contexts`, every context is counted once.
+   */
   waiting: number;
-  /** Claims whose lease has expired (a worker died mid-pass); they are claimable again. */
+  /** Among `computing`: claims whose lease has expired (a worker died mid-pass); they are claimable again. */
   expiredClaims: number;
 }
 

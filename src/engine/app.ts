@@ -73,6 +73,8 @@ export interface App {
 /** What waits for the background work. */
 export interface Backlog {
   contexts: { stale: number; computing: number };
+  /** When the active context that has waited longest turned stale (epoch ms), or null when none waits. */
+  oldestStaleSince: number | null;
   outbox: { pending: number; due: number };
 }
 
@@ -120,8 +122,8 @@ export function appOver(store: Store, options: { env: AppEnv; pipeline?: Pipelin
       return (idempotency ??= createIdempotencyRepo(store));
     },
     async backlog() {
-      const [contexts, outbox] = await Promise.all([createPipelineRepo(store.sql).backlog(), createDeliveryRepo(store.sql).backlog(Date.now())]);
-      return { contexts, outbox };
+      const [{ oldestStaleSince, ...contexts }, outbox] = await Promise.all([createPipelineRepo(store.sql).backlog(), createDeliveryRepo(store.sql).backlog(Date.now())]);
+      return { contexts, oldestStaleSince, outbox };
     },
     get owner() {
       if (owner === null) owner = store.file !== undefined ? createProcessOwner(store.file) : undefined;

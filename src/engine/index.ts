@@ -20,3 +20,4 @@ export { StampedCache } from "./store/stamped-cache.js";
 export type { Store } from "./store/store.js";
 export { DEFAULT_DISABLE_AFTER_MS, DEFAULT_SCHEDULE_TEXT, DEFAULT_TIMEOUT_MS, type WebhookDispatcherOptions } from "./webhooks/index.js";
 export type { AttemptOutcome } from "./webhooks/webhook-dispatcher.js";
+export { createRateBudgets, type LeaseAsk, type LeaseGrant } from "./store/rate-budget-repo.js";

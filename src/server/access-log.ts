@@ -68,7 +68,7 @@ export function accessLog(activity: Activity, logger: ServerLogger | undefined):
     if (activity.closing) c.header("Connection", "close");
     if (!logger) return;
     const aborted = c.error instanceof ClientAbortedError;
-    const error = c.res.status >= 500 && !aborted ? (c.error?.message ?? `status ${c.res.status}`) : undefined;
+    const error = c.res.status >= 500 && !aborted && !c.get("answerNotFailure") ? (c.error?.message ?? `status ${c.res.status}`) : undefined;
     logger.request({ method: c.req.method, path: c.req.path, route: c.get("route"), status: c.res.status, started, workspace: c.get("principal")?.workspace, requestId, error, aborted });
   };
 }

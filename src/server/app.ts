@@ -4,7 +4,7 @@ import { DdsError, isDdsError } from "../contract/errors.js";
 import { ROUTES } from "../contract/routes.js";
 import { type Authenticator, type App, asDatabaseUnavailable } from "../engine/index.js";
 import { accessLog } from "./access-log.js";
-import { requireToken } from "./auth.js";
+import { requireToken, type AuthRefusal } from "./auth.js";
 import { ClientAbortedError, readBody } from "./body.js";
 import { routeHandler } from "./handler.js";
 import { idempotency, type IdempotencyOptions } from "./idempotency.js";
@@ -14,6 +14,8 @@ import { declareRoute, openApiDocument } from "./openapi.js";
 import { errorResponse, internalError, problemResponse } from "./problem.js";
 import { deadline } from "./deadline.js";
 import { routeMark } from "./route-mark.js";
+import type { RateLimiter } from "./rate-limit/limiter.js";
+import { rateLimit } from "./rate-limit/middleware.js";
 import type { ServerLogger } from "./server-log.js";
 import type { Activity, Engines, ServerEnv } from "./types.js";
 
@@ -32,6 +34,10 @@ export interface AppOptions {
   /** Who may call, and the engine each caller gets (default: the application's tokens and engines; the studio has its session). */
   auth?: Authenticator;
   engines?: Engines;
+  /** Charges every request of a route its cost (docs/rest-api.md, "Rate limits"); absent: no limits (the studio's own app). */
+  rateLimiter?: RateLimiter;
+  /** Told of every request refused for its token (the metrics count them by reason). */
+  onAuthRefused?: (reason: AuthRefusal) => void;
 }
 
 /**
@@ -82,9 +88,25 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
     }
   };
   app.get("/healthz", routeMark("/healthz"), (c) => c.json({ status: "ok", database: store.reachable?.() === false ? "unreachable" : "reachable" }));
+  // Probes come every few seconds: what is logged is the change (not ready, ready again),
+  // once each, not every 503 (which is the probe's answer, not a failure of the node).
+  let notReadySince: number | undefined;
+  const readiness = (ready: boolean) => {
+    if (!ready && notReadySince === undefined) {
+      notReadySince = Date.now();
+      options.logger?.event("not_ready", { reason: "database_unreachable" }, "warn", "not ready: /readyz answers 503 until the database answers again");
+    } else if (ready && notReadySince !== undefined) {
+      options.logger?.event("ready", { notReadyMs: Date.now() - notReadySince }, "info", "ready: /readyz answers 200 again");
+      notReadySince = undefined;
+    }
+  };
   app.get("/readyz", routeMark("/readyz"), async (c) => {
+    c.set("answerNotFailure", true);
+    // Draining is said by the `stopping` event.
     if (options.activity.closing) return c.json({ status: "draining" }, 503);
-    return (await database()) ? c.json({ status: "ready" }) : c.json({ status: "unavailable", database: "unreachable" }, 503);
+    const ready = await database();
+    readiness(ready);
+    return ready ? c.json({ status: "ready" }) : c.json({ status: "unavailable", database: "unreachable" }, 503);
   });
   let doc: object | undefined;
   app.get("/v1/openapi.json", routeMark("/v1/openapi.json"), (c) => c.json((doc ??= openApiDocument(app))));
@@ -94,8 +116,11 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   for (const route of ROUTES) {
     declareRoute(app, route);
     const path = `/v1${route.path.replace(/\{([^}]+)\}/g, ":$1")}`;
-    const chain = [routeMark(`/v1${route.path}`), requireToken(route, auth, engines), readBody(route, options.maxBodyBytes)];
+    const chain = [routeMark(`/v1${route.path}`), requireToken(route, auth, engines, options.onAuthRefused), readBody(route, options.maxBodyBytes)];
+    // Before the Idempotency-Key: a request refused for its rate leaves its key unrecorded.
+    if (options.rateLimiter) chain.push(rateLimit(route, options.rateLimiter));
     if (route.method !== "GET") chain.push(idempotency(keys, options.idempotency, { engineStores: route.writeOptions, owner, box: route.secret ? box : undefined }));
+    // Spread: Hono takes a route's handlers as arguments; the chain is these four at most.
     app.on([route.method], [path], ...chain, routeHandler(route));
   }
   app.notFound(notFound);

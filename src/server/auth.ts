@@ -19,7 +19,14 @@ export type Admission =
   | { principal: Principal; refused?: undefined }
   | { refused: "missing"; principal?: undefined }
   | { refused: "invalid"; principal?: undefined }
+  | { refused: "expired"; expiredAt: string; principal?: undefined }
   | { refused: "scope"; principal: Principal };
+
+/** Why a request's token was refused: none sent, unknown or revoked, expired (401), or lacking the route's scope (403). */
+export type AuthRefusal = NonNullable<Admission["refused"]>;
+
+/** Every refusal, for the metrics (each counted from zero). */
+export const AUTH_REFUSALS: readonly AuthRefusal[] = ["missing", "invalid", "expired", "scope"];
 
 /**
  * The one admission rule of the API, used by the app's middleware and by the read lane:
@@ -30,8 +37,13 @@ export function admit(route: RouteSpec, auth: Authenticator, header: string | un
   if (!header) return { refused: "missing" };
   const token = bearerToken(header);
   if (token === undefined) return { refused: "invalid" };
-  const decide = (principal: Principal | null | undefined): Admission =>
-    !principal ? { refused: "invalid" } : hasScope(principal.scopes, route.scope) ? { principal } : { refused: "scope", principal };
+  const decide = (principal: Principal | null | undefined): Admission => {
+    if (!principal) {
+      const expiredAt = auth.expiredAt?.(token);
+      return expiredAt ? { refused: "expired", expiredAt } : { refused: "invalid" };
+    }
+    return hasScope(principal.scopes, route.scope) ? { principal } : { refused: "scope", principal };
+  };
   const known = stamp === undefined ? undefined : auth.cached(token, stamp);
   return known !== undefined ? decide(known) : auth.authenticate(token, stamp).then(decide);
 }
@@ -42,11 +54,13 @@ export function admit(route: RouteSpec, auth: Authenticator, header: string | un
  * the route's scope is 403. On success the request gets its token's workspace engine, so
  * every other workspace's resources are simply not found.
  */
-export function requireToken(route: RouteSpec, auth: Authenticator, engines: Engines): MiddlewareHandler<ServerEnv> {
+export function requireToken(route: RouteSpec, auth: Authenticator, engines: Engines, onRefused?: (reason: AuthRefusal) => void): MiddlewareHandler<ServerEnv> {
   return async (c, next) => {
     const admission = await admit(route, auth, c.req.header("authorization"));
+    if (admission.refused !== undefined) onRefused?.(admission.refused);
     if (admission.refused === "missing") throw new DdsError("unauthorized", "missing API token: send the header Authorization: Bearer <token>");
     if (admission.refused === "invalid") throw new DdsError("unauthorized", "invalid or revoked API token");
+    if (admission.refused === "expired") throw new DdsError("unauthorized", `the API token expired at ${admission.expiredAt}; make a new one with ddsctl tokens create (and revoke this one)`);
     if (admission.refused === "scope") {
       throw new DdsError("forbidden", `${route.method} ${route.path} needs a token with the ${route.scope} scope; this token has ${admission.principal.scopes.join(", ")}`);
     }

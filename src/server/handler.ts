@@ -23,7 +23,7 @@ export function routeHandler(route: RouteSpec): Handler<ServerEnv> {
       c.get("engine"),
       route,
       params.map((name) => c.req.param(name)),
-      { bodyText: c.get("bodyText"), query, idempotencyKey: c.req.header("idempotency-key") },
+      { bodyText: c.get("bodyText"), parsed: c.get("parsedBody"), query, idempotencyKey: c.req.header("idempotency-key") },
     );
     if (route.status === 204) return new Response(null, { status: 204 });
     // An answer may carry its own status: a contribution equal to its source's is 200, not 201.

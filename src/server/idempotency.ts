@@ -26,13 +26,14 @@ export interface IdempotencyRouteOptions {
 
 const MAX_KEY_LENGTH = 255;
 
-function replay(stored: StoredResponse, box: SecretBox | undefined): Response {
+function replay(c: Context<ServerEnv>, stored: StoredResponse, box: SecretBox | undefined): Response {
   const headers: Record<string, string> = { ...stored.headers, "Idempotent-Replayed": "true" };
   // Rows finished by the engine itself (keyed bulk writes) store no headers.
   if (stored.body !== null && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) headers["Content-Type"] = "application/json";
   // Any stored body may be sealed (the route's answer carried a secret); open is a no-op otherwise.
   const body = stored.body !== null && box ? box.open(stored.body, "replay-body") : stored.body;
-  return new Response(body, { status: stored.status, headers });
+  // Made from the context, so it carries what the chain set before (the rate limit's headers).
+  return c.newResponse(body, { status: stored.status as 200, headers });
 }
 
 async function snapshot(c: Context<ServerEnv>): Promise<StoredResponse> {
@@ -65,8 +66,8 @@ export function idempotency(repo: IdempotencyRepo, options: IdempotencyOptions =
     if (begun.kind === "replay") {
       const { response } = begun;
       // A row the engine stored in a compact form (its answer_form names it): the engine rebuilds the answer.
-      if (begun.answerForm !== null && response.body !== null) return replay({ ...response, body: await c.get("engine").expandReplay(begun.answerForm, response.body) }, box);
-      return replay(response, box);
+      if (begun.answerForm !== null && response.body !== null) return replay(c, { ...response, body: await c.get("engine").expandReplay(begun.answerForm, response.body) }, box);
+      return replay(c, response, box);
     }
     if (begun.kind === "running") {
       throw errors.conflict("idempotency_in_progress", `a request with Idempotency-Key "${key}" is still being processed; retry shortly`);

@@ -58,7 +58,8 @@ function add(codes: ErrorCodes, status: number, ...values: string[]): void {
  * - 409 `idempotency_in_progress` on every write, plus the operation's own conflicts;
  * - 413 `payload_too_large` on non-bulk writes (any body is read within the limit);
  * - 422 `validation_failed` where a body is read (the JSON limits at least), plus the
- *   operation's own checks.
+ *   operation's own checks;
+ * - 429 `rate_limited` (every route of the table is rate-limited).
  */
 export function errorCodesOf(route: RouteSpec): ErrorCodes {
   const codes: ErrorCodes = new Map();
@@ -69,11 +70,14 @@ export function errorCodesOf(route: RouteSpec): ErrorCodes {
   if (route.scope !== "read") add(codes, 403, "forbidden");
   if (route.path.includes("{") || domain.notFound) add(codes, 404, "not_found");
   add(codes, 408, "request_timeout");
+  // Spread: an operation's own error codes, a handful written in DOMAIN above.
   if (route.method !== "GET") add(codes, 409, "idempotency_in_progress", ...(domain[409] ?? []));
   if (route.method !== "GET" && !route.bulk) add(codes, 413, "payload_too_large");
   if (route.body) add(codes, 422, "validation_failed");
+  // Spread: as above.
   if (domain[422]) add(codes, 422, ...domain[422]);
   add(codes, 417, "expectation_failed");
+  add(codes, 429, "rate_limited");
   add(codes, 431, "header_fields_too_large");
   return new Map([...codes].sort((a, b) => a[0] - b[0]));
 }

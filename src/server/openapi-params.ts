@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CONTEXT_STATUSES, MODEL_STATUSES, RULE_STATUSES, WEBHOOK_STATUSES } from "../contract/constants.js";
-import { DEFAULT_LIMIT, FILTER_OPS, LIST_SPECS, MAX_LIMIT } from "../contract/list-query.js";
+import { DEFAULT_LIMIT, FILTER_OPS, LIST_SPECS, MAX_LIMIT, type ValueKind } from "../contract/list-query.js";
 import type { RouteSpec } from "../contract/routes.js";
 import * as S from "../contract/schemas/index.js";
 
@@ -16,7 +16,7 @@ export interface ParameterDoc {
 }
 
 /** The item each list returns, whose properties type its filters. */
-const ITEMS: Record<keyof typeof LIST_SPECS, z.ZodType> = {
+export const LIST_ITEMS: Record<keyof typeof LIST_SPECS, z.ZodType> = {
   models: S.Model,
   fields: S.Field,
   contexts: S.Context,
@@ -32,7 +32,7 @@ const ITEMS: Record<keyof typeof LIST_SPECS, z.ZodType> = {
 const TARGETS: Record<string, readonly string[]> = { models: MODEL_STATUSES, contexts: CONTEXT_STATUSES, rules: RULE_STATUSES, webhooks: WEBHOOK_STATUSES };
 
 /** A property of an object schema by dotted path (`rule.severity`), optional/nullable unwrapped. */
-function propertyOf(schema: z.ZodType, path: string): z.ZodType | undefined {
+export function propertyOf(schema: z.ZodType, path: string): z.ZodType | undefined {
   let node: z.ZodType | undefined = schema;
   for (const key of path.split(".")) {
     while (node instanceof z.ZodOptional || node instanceof z.ZodNullable) node = node.unwrap() as z.ZodType;
@@ -43,8 +43,13 @@ function propertyOf(schema: z.ZodType, path: string): z.ZodType | undefined {
   return node;
 }
 
-/** The JSON Schema of a filter value: the field's own type (an enum, a number, a boolean), else a string. */
-function valueSchema(item: z.ZodType, field: string): Record<string, unknown> {
+/**
+ * The JSON Schema of a filter value: the values the list accepts when it declares a set of
+ * them (what the server checks, so the document and the 400 never disagree), else the
+ * field's own type (a number, a boolean, an id), else a string.
+ */
+function valueSchema(item: z.ZodType, field: string, kind: ValueKind | undefined): Record<string, unknown> {
+  if (kind !== undefined && typeof kind !== "string") return { type: "string", enum: [...kind] };
   const prop = propertyOf(item, field);
   if (!prop) return { type: "string" };
   const json = z.toJSONSchema(prop, { unrepresentable: "any" }) as Record<string, unknown>;
@@ -74,7 +79,7 @@ const OP_WORDS: Record<string, string> = {
 export function listParameters(route: RouteSpec): ParameterDoc[] {
   if (route.query.kind !== "list") return [];
   const spec = LIST_SPECS[route.query.list];
-  const item = ITEMS[route.query.list];
+  const item = LIST_ITEMS[route.query.list];
   const params: ParameterDoc[] = [
     { name: "limit", in: "query", description: `page size (default ${DEFAULT_LIMIT})`, schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT } },
     { name: "cursor", in: "query", description: "the nextCursor of the previous page (opaque and signed: any other value is a 400)", schema: { type: "string" } },
@@ -88,7 +93,7 @@ export function listParameters(route: RouteSpec): ParameterDoc[] {
     },
   ];
   for (const field of spec.filters.filter((f) => !f.endsWith(".*"))) {
-    const value = valueSchema(item, field);
+    const value = valueSchema(item, field, (spec.kinds as Readonly<Record<string, ValueKind>> | undefined)?.[field]);
     for (const op of FILTER_OPS) {
       const schema = op === "in" || op === "contains" ? { type: "string" } : value;
       params.push({ name: `filter[${field}][${op}]`, in: "query", description: `${field} ${OP_WORDS[op]}`, schema });

@@ -15,6 +15,15 @@ export const HEADER_COMPONENTS = {
   },
   Location: { description: "the address of what was created: /v1/<collection>/<id>", schema: { type: "string" } },
   RetryAfter: { description: "seconds after which the same request (with the same Idempotency-Key) may succeed", schema: { type: "integer", minimum: 0 } },
+  RateLimitPolicy: {
+    description:
+      'the rate limits this request is charged to (IETF draft RateLimit header fields): `"workspace";q=<units>;w=<seconds>, "token";q=<units>;w=<seconds>`, each a budget of q cost units refilled at q per w seconds; a limit that is off is left out',
+    schema: { type: "string" },
+  },
+  RateLimit: {
+    description: 'what is left of each limit after this request: `"workspace";r=<units left>;t=<seconds until full>, "token";r=…;t=…` (on PostgreSQL as this node knows it)',
+    schema: { type: "string" },
+  },
 };
 
 /** A `$ref` to a shared header. */

@@ -2,6 +2,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { pathParams, ROUTES, RuleEvaluationResultSchema, type RouteSpec } from "../contract/routes.js";
 import * as S from "../contract/schemas/index.js";
 import { errorCodesOf } from "./openapi-errors.js";
+import { BULK_ITEMS_PER_UNIT, WRITE_COST } from "../contract/rate-limit.js";
 import { includeParameter, listParameters, pathParameters, wildcardFilters, type ParameterDoc } from "./openapi-params.js";
 import { BULK_RESPONSES, EvaluationDoc, EvaluationTraceDoc, fixIdPatterns, named, TRACE_STEP_JSON } from "./openapi-schemas.js";
 import { HEADER_COMPONENTS, headerRef, servicePaths, webhooksSection } from "./openapi-webhooks.js";
@@ -48,7 +49,10 @@ function toConfig(route: RouteSpec): RouteConfig {
     summary: route.summary,
     description: describe(route),
     request,
-    responses: { [route.status]: success },
+    responses: {
+      [route.status]: success,
+      ...(route.alsoOk ? { 200: { description: route.alsoOk, content: { "application/json": { schema: responseOf(route) } } } } : {}),
+    },
   };
 }
 
@@ -71,17 +75,26 @@ function complete(op: Operation, route: RouteSpec): void {
   }
   const include = includeParameter(route);
   op.parameters = [...pathParameters(route, pathParams(route.path)), ...listParameters(route), ...(include ? [include] : []), ...headers];
-  const common = (extra: Record<string, unknown> = {}) => ({
+  // Every answer to an authenticated request carries the rate limit's headers (a 401 knows no token to charge).
+  const limits = { "RateLimit-Policy": headerRef("RateLimitPolicy"), RateLimit: headerRef("RateLimit") };
+  const common = (extra: Record<string, unknown> = {}, limited = true) => ({
     "X-Request-Id": headerRef("XRequestId"),
     ...(WRITE_METHODS.has(route.method) ? { "Idempotent-Replayed": headerRef("IdempotentReplayed") } : {}),
+    ...(limited ? limits : {}),
     ...extra,
   });
   const success = op.responses[String(route.status)];
   success.headers = common(route.created ? { Location: headerRef("Location") } : {});
+  // A create's other success (an unchanged contribution) has no Location: nothing was created.
+  if (route.alsoOk && route.status !== 200) op.responses["200"].headers = common();
   for (const [status, codes] of errorCodesOf(route)) {
+    const extra = status === 401 ? { "WWW-Authenticate": headerRef("WWWAuthenticate") } : status === 429 ? { "Retry-After": headerRef("RetryAfter") } : {};
     op.responses[String(status)] = {
-      description: `${codes.join(", ")} (RFC 9457 problem)`,
-      headers: common(status === 401 ? { "WWW-Authenticate": headerRef("WWWAuthenticate") } : {}),
+      description:
+        status === 429
+          ? `rate_limited: the request's cost (a read 1, a write ${WRITE_COST}, a bulk ${WRITE_COST} plus 1 per ${BULK_ITEMS_PER_UNIT} items) is more than its workspace's or token's budget has left; nothing of it was applied and its Idempotency-Key was not recorded. Retry after Retry-After seconds; without Retry-After the request costs more than the limit ever allows at once and can never pass (RFC 9457 problem)`
+          : `${codes.join(", ")} (RFC 9457 problem)`,
+      headers: common(extra, status !== 401 && status !== 408 && status !== 417 && status !== 431),
       content: {
         "application/problem+json": {
           schema: { allOf: [{ $ref: "#/components/schemas/Problem" }, { type: "object", properties: { code: { type: "string", enum: codes } } }] },

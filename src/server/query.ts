@@ -1,6 +1,7 @@
 import { errors, isDdsError, type ProblemDetail } from "../contract/errors.js";
 import { checkListQuery, LIST_SPECS, parseListQuery, type ListQuery } from "../contract/list-query.js";
 import type { RouteSpec } from "../contract/routes.js";
+import { pushAll } from "../portable/arrays.js";
 
 /** What a route's query string yields: a list query, include options, or nothing. */
 export type ParsedQuery = ListQuery | { include: string[] } | undefined;
@@ -38,7 +39,7 @@ export function parseRouteQuery(route: RouteSpec, params: URLSearchParams): Pars
   const include: string[] = [];
   for (const [key, value] of params) {
     if (spec.kind === "include" && key === "include") {
-      include.push(...value.split(",").map((s) => s.trim()).filter((s) => s.length > 0));
+      pushAll(include, value.split(",").map((s) => s.trim()).filter((s) => s.length > 0));
     } else {
       problems.push({ path: key, message: `unknown query parameter "${key}"` });
     }

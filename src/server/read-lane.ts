@@ -1,13 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Authenticator, type Principal, type Store, StampedCache } from "../engine/index.js";
 import { requestIdOf } from "./access-log.js";
-import { admit, type Admission } from "./auth.js";
+import { admit, bearerToken, type Admission } from "./auth.js";
 import { parseRouteQuery } from "./query.js";
 import { callRoute } from "./route-call.js";
 import { markRoute } from "./route-mark.js";
 import { matchRoute, type MatchedRoute } from "./route-table.js";
 import type { ServerLogger } from "./server-log.js";
 import type { Activity, Engines } from "./types.js";
+import { READ_COST } from "../contract/rate-limit.js";
+import type { RateLimiter, Verdict } from "./rate-limit/limiter.js";
+import { markCharged } from "./rate-limit/middleware.js";
 
 /** The node:http listener everything else goes to (the Hono app). */
 export type Listener = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -76,6 +79,8 @@ export interface ReadLaneOptions {
   engines: Engines;
   activity: Activity;
   logger?: ServerLogger;
+  /** Charges each read its cost; a refused one goes to the app, which answers the 429. */
+  rateLimiter?: RateLimiter;
 }
 
 /**
@@ -98,13 +103,13 @@ export interface ReadLaneOptions {
  * read itself (a context lookup answered ~4k requests/s through the app alone).
  */
 export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage, res: ServerResponse, next: Listener) => void {
-  const { store, auth, engines, activity, logger } = options;
+  const { store, auth, engines, activity, logger, rateLimiter } = options;
   const cache = new StampedCache<string>(MAX_CACHED);
   /**
-   * The answers sent, by the Authorization header as presented and the path, under the
-   * same change stamp as `cache`: the same request again is answered with what was sent,
-   * without routing it or admitting its token again (any change, a revocation included,
-   * moves the stamp and empties this). Only the token's use is recorded.
+   * The answers sent, by path and the Authorization header as presented, under the same
+   * change stamp as `cache`: the same request again is answered with what was sent, without
+   * routing it or admitting its token again (any change, a revocation included, moves the
+   * stamp and empties this); the token's expiry and use, and the rate limit, still apply.
    */
   const answers = new AnswerCache(MAX_CACHED);
   /**
@@ -120,16 +125,26 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     return value;
   };
 
-  /** Sends an answer, with its headers and its access-log line. */
-  const send = (req: IncomingMessage, res: ServerResponse, answer: Answer, started: number) => {
+  /** Sends an answer, with its headers (the rate limit's too) and its access-log line. */
+  const send = (req: IncomingMessage, res: ServerResponse, answer: Answer, started: number, limits?: Record<string, string>) => {
     const requestId = requestIdOf(header(req, "x-request-id"));
     markRoute(res, answer.template);
-    res.writeHead(answer.status, { "content-type": "application/json", "x-request-id": requestId, "content-length": answer.length });
+    res.writeHead(answer.status, limits ? { "content-type": "application/json", "x-request-id": requestId, "content-length": answer.length, ...limits } : { "content-type": "application/json", "x-request-id": requestId, "content-length": answer.length });
     res.end(answer.body);
     if (logger?.requests) logger.request({ method: "GET", path: req.url!, route: answer.template, status: answer.status, started, workspace: answer.principal.workspace, requestId });
   };
 
-  const serve = (req: IncomingMessage, res: ServerResponse, next: Listener, found: MatchedRoute, principal: Principal, stamp: string, started: number, authorization: string) => {
+  const serve = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: Listener,
+    found: MatchedRoute,
+    principal: Principal,
+    stamp: string,
+    started: number,
+    authorization: string,
+    limits?: Record<string, string>,
+  ) => {
     const path = req.url!;
     const cacheable = found.route.operation.startsWith("get");
     const answer = (body: string): Answer => {
@@ -139,7 +154,7 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     };
     const key = `${principal.workspace}\n${path}`;
     const hit = cacheable ? cache.get(stamp, key) : undefined;
-    if (hit !== undefined) return send(req, res, answer(hit), started);
+    if (hit !== undefined) return send(req, res, answer(hit), started, limits);
     const query = found.route.query.kind !== "none" ? parseRouteQuery(found.route, NO_QUERY) : undefined;
     let call: Promise<unknown>;
     try {
@@ -152,7 +167,7 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
         const body = JSON.stringify(result);
         // Kept only under the stamp read before the call (a change since empties the cache).
         if (cacheable) cache.set(stamp, key, body);
-        send(req, res, answer(body), started);
+        send(req, res, answer(body), started, limits);
       },
       () => void next(req, res),
     );
@@ -164,16 +179,28 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     const started = logger?.requests ? performance.now() : 0;
     const stamp = store.changeStamp(EXTERNAL_CHANGES_MS);
     const authorization = header(req, "authorization");
-    // The same request answered before under this stamp: its answer again.
+    // Then the rate limit's: a read over it goes to the app too, which answers the 429 with this verdict.
+    const charge = (principal: Principal, then: (limits?: Record<string, string>) => void) => {
+      const checked = rateLimiter?.check(principal, READ_COST);
+      if (checked === undefined) return then();
+      const go = (v: Verdict) => {
+        markCharged(req, v);
+        if (!v.admitted) return void next(req, res);
+        then(v.headers);
+      };
+      if (!(checked instanceof Promise)) return go(checked);
+      checked.then(go, () => void next(req, res));
+    };
+    // The same request answered before under this stamp, its token still valid: that answer again.
     const known = authorization === undefined ? undefined : answers.get(stamp, path, authorization);
-    if (known !== undefined) {
-      auth.used?.(known.principal);
-      return send(req, res, known, started);
+    if (known !== undefined && auth.used?.(known.principal, () => bearerToken(authorization!) ?? "")) {
+      return charge(known.principal, (limits) => send(req, res, known, started, limits));
     }
     const found = matchRoute("GET", path);
     if (!found) return void next(req, res);
     // The app's own admission rule; a refusal is answered by the app, with its problem.
-    const proceed = ({ principal, refused }: Admission) => (refused === undefined ? serve(req, res, next, found, principal, stamp, started, authorization!) : void next(req, res));
+    const proceed = ({ principal, refused }: Admission) =>
+      refused === undefined ? charge(principal, (limits) => serve(req, res, next, found, principal, stamp, started, authorization!, limits)) : void next(req, res);
     // A remembered verdict answers at once; otherwise the token is looked up first.
     const admission = admit(found.route, auth, authorization, stamp);
     if (!(admission instanceof Promise)) return proceed(admission);

@@ -6,6 +6,8 @@ import type { LocalEngine } from "../engine/index.js";
 export interface RouteInput {
   /** The body text (routes with a body). */
   bodyText?: string;
+  /** The body already parsed from that text, when something before the handler needed it. */
+  parsed?: { value: unknown };
   /** The parsed list query or include options (routes without a body). */
   query?: unknown;
   /** The request's Idempotency-Key (write routes). */
@@ -20,7 +22,7 @@ export interface RouteInput {
  */
 export function callRoute(engine: LocalEngine, route: RouteSpec, pathArgs: readonly (string | undefined)[], input: RouteInput): Promise<unknown> {
   const args: unknown[] = [...pathArgs];
-  if (route.body) args.push(parseJsonBody(input.bodyText ?? ""));
+  if (route.body) args.push(input.parsed ? input.parsed.value : parseJsonBody(input.bodyText ?? ""));
   else if (route.query.kind !== "none") args.push(input.query);
   // The engine records the key in the batch's own transaction: exactly once even if the
   // server dies between committing the batch and storing the response.

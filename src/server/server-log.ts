@@ -56,7 +56,8 @@ function scrubbed(fields: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-const written = (e: AccessEntry) => !e.aborted && e.status >= 500;
+/** A line written even under --quiet, at level error: a failure of the server (a 5xx with its cause). */
+const written = (e: AccessEntry) => !e.aborted && e.status >= 500 && e.error !== undefined;
 
 /**
  * The server's logger. `plain` (the default) writes the lines `serve` always wrote: a compact

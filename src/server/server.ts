@@ -12,6 +12,9 @@ import { createMetrics, type ServerMetrics } from "./metrics.js";
 import { listenMetrics, type MetricsListener } from "./metrics-listener.js";
 import { createServerLogger, type LogFormat, type ServerLogger } from "./server-log.js";
 import type { Activity, LogFn } from "./types.js";
+import { DEFAULT_RATE_LIMITS } from "../contract/rate-limit.js";
+import { createAppRateLimiter, type RateLimits } from "./rate-limit/index.js";
+import { refusalReporter } from "./rate-limit/refusal-log.js";
 
 /** Options of `createServer`. */
 export interface ServerOptions {
@@ -38,6 +41,11 @@ export interface ServerOptions {
   shutdownTimeoutMs?: number;
   /** HTTP time-outs (defaults in {@link DEFAULT_TIMEOUTS}). */
   timeouts?: Partial<ServerTimeouts>;
+  /**
+   * The limits of workspaces and tokens without their own (default DEFAULT_RATE_LIMITS; a
+   * null one: none), or false for no rate limiting at all (docs/rest-api.md, "Rate limits").
+   */
+  rateLimits?: RateLimits | false;
 }
 
 /** How long the server waits on a client. */
@@ -90,8 +98,21 @@ export function createServer(options: ServerOptions) {
   const engines = appEngines(options.app);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const metrics: ServerMetrics | undefined = options.metrics ? createMetrics(options.app) : undefined;
-  const app = createApp({ app: options.app, activity, logger, idempotency: options.idempotency, maxBodyBytes: options.maxBodyBytes, deadlineMs: timeouts.responseMs });
-  const lane = createReadLane({ store, auth, engines, activity, logger });
+  const rateLimiter =
+    options.rateLimits === false
+      ? undefined
+      : createAppRateLimiter(options.app, options.rateLimits ?? DEFAULT_RATE_LIMITS, refusalReporter(logger, metrics?.rateLimited), reportFailure(() => logger, "rate_budget_error"));
+  const app = createApp({
+    app: options.app,
+    activity,
+    logger,
+    idempotency: options.idempotency,
+    maxBodyBytes: options.maxBodyBytes,
+    deadlineMs: timeouts.responseMs,
+    onAuthRefused: metrics?.authRefused,
+    rateLimiter,
+  });
+  const lane = createReadLane({ store, auth, engines, activity, logger, rateLimiter });
   const worker: WorkerOptions | false | undefined = options.worker === false ? false : withObserver(options.worker, metrics, logger);
 
   async function listen(port = 8080, host = "127.0.0.1"): Promise<RunningServer> {
@@ -137,6 +158,8 @@ export function createServer(options: ServerOptions) {
       (closing ??= (async () => {
         activity.closing = true;
         await drain(server, options.shutdownTimeoutMs ?? 30_000);
+        // What this node holds of the shared budgets goes back for the other nodes.
+        await rateLimiter?.close().catch(reportFailure(() => logger, "rate_budget_error"));
         await scrape?.close();
         await background.stop();
       })());

@@ -12,6 +12,13 @@ export interface RequestVars {
   engine: LocalEngine;
   /** The raw request body text ("" when none), read within the size limit. */
   bodyText: string;
+  /** The body already parsed (the rate limit reads a bulk's items), so the handler does not parse it again. */
+  parsedBody?: { value: unknown };
+  /**
+   * Set by a route whose 5xx is its answer, not a failure (`/readyz`'s 503): the access log
+   * writes it like any other answer, not as an error, and `--quiet` silences it.
+   */
+  answerNotFailure?: boolean;
 }
 
 /** The Hono environment of the API app. */

@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { errors } from "../contract/errors.js";
+import { pushAll } from "../portable/arrays.js";
 
 const LOOPBACK = ["127.0.0.1", "localhost", "::1"];
 /** Addresses that mean "every interface". */
@@ -36,7 +37,7 @@ export function hostNames(host: string, allow: readonly string[] = []): string[]
   }
   const names = [...allow];
   if (!isWildcardHost(host)) names.push(host);
-  if (isWildcardHost(host) || LOOPBACK.includes(host)) names.push(...LOOPBACK);
+  if (isWildcardHost(host) || LOOPBACK.includes(host)) pushAll(names, LOOPBACK);
   return [...new Set(names.map((n) => bracketed(n.toLowerCase())))];
 }
 

@@ -17,7 +17,7 @@ import type { ApiBackend } from "./types.js";
 /** Request headers passed to the service (everything else, Authorization first, is dropped). */
 const FORWARD = ["accept", "content-type", "content-length", "idempotency-key", "x-request-id"];
 /** Response headers passed back to the page. */
-const RETURN = ["content-type", "location", "x-request-id", "idempotent-replayed", "allow", "retry-after"];
+const RETURN = ["content-type", "location", "x-request-id", "idempotent-replayed", "allow", "retry-after", "ratelimit-policy", "ratelimit"];
 
 /** Options of {@link createRemoteProxy}. */
 export interface RemoteProxyOptions {

@@ -41,7 +41,7 @@ function procTicks(pid) {
  * have exited (it reaps them) and every child alive. Taken before and after a loader, it
  * says how much of the loader's time the database worked, whatever else the machine runs.
  */
-function serverCpu(postmaster) {
+export function serverCpu(postmaster) {
   const main = procTicks(postmaster);
   if (!main) return Number.NaN;
   let ticks = main.own + main.reaped;
@@ -54,7 +54,7 @@ function serverCpu(postmaster) {
 }
 
 /** The postmaster's pid: the parent of a backend. */
-async function postmasterOf(url) {
+export async function postmasterOf(url) {
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
   try {
     const [{ pid }] = await sql`SELECT pg_backend_pid() AS pid`;
@@ -165,7 +165,7 @@ export async function runPgImportBench({ rows = 200_000, runs = 1, shapes = ["fr
       // Alternating runs, so a busy moment of the machine falls on every loader alike.
       for (let i = 0; i < runs; i++) {
         const run = await ddsctlImport(cluster, shape, file, server);
-        if (run.summary.created !== rows) throw new Error(`ddsctl created ${run.summary.created} of ${rows}: ${run.stdout}`);
+        if (run.summary.created + run.summary.unchanged !== rows) throw new Error(`ddsctl created ${run.summary.created} of ${rows}: ${run.stdout}`);
         ours.push(run);
         peers.push(await psqlCopy(cluster, file, server));
         ceilings.push(await ceiling(cluster, shape, run.url, dir, `${key}-${i}`, server));

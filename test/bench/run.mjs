@@ -1,23 +1,25 @@
 // `npm run bench`: the project's benchmarks, printed as one stable table.
-// Usage: node test/bench/run.mjs [--only startup,ingest,eval,http,import,pass,pgimport,studio,scale,webhooks,capped] [--rows 100000] [--contexts 1000] [--import-rows 1000000] [--heavy-rows 200000] [--import-runs 1] [--pg-import-rows 200000] [--pg-import-runs 1] [--startup-rounds 21] [--webhook-deliveries 20000] [--webhook-waiting 100000] [--capped-runs 3]
+// Usage: node test/bench/run.mjs [--only startup,ingest,eval,http,ratelimit,import,resolved,pass,pgimport,studio,scale,webhooks,capped] [--rows 100000] [--contexts 1000] [--import-rows 1000000] [--heavy-rows 200000] [--import-runs 1] [--resolved-rows 200000] [--resolved-runs 1] [--pg-import-rows 200000] [--pg-import-runs 1] [--startup-rounds 21] [--webhook-deliveries 20000] [--webhook-waiting 100000]
 import { runIngestBench } from "./ingest-bench.mjs";
 import { runPgImportBench } from "./pg-import-bench.mjs";
 import { runEvalBench } from "./eval-bench.mjs";
 import { runImportBench } from "./import-bench.mjs";
 import { runPassBench } from "./pass-bench.mjs";
+import { runResolvedBench } from "./resolved-bench.mjs";
 import { runCappedBench } from "./capped-bench.mjs";
 import { runHttpBench } from "./http-bench.mjs";
 import { runScaleBench } from "./scale-bench.mjs";
 import { runStartupBench } from "./startup-bench.mjs";
 import { runStudioBench } from "./studio-bench.mjs";
 import { runWebhookBench } from "./webhook-bench.mjs";
+import { runRateLimitBench } from "./rate-limit-bench.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const only = opt("only", "startup,ingest,eval,http,import,pass,pgimport,studio,scale,webhooks,capped").split(",");
+const only = opt("only", "startup,ingest,eval,http,ratelimit,import,resolved,pass,pgimport,studio,scale,webhooks,capped").split(",");
 const rows = Number(opt("rows", "100000"));
 const contexts = Number(opt("contexts", "1000"));
 
@@ -26,9 +28,12 @@ if (only.includes("startup")) results.push(...(await runStartupBench({ rounds: N
 if (only.includes("ingest")) results.push(...(await runIngestBench({ rows, contexts })));
 if (only.includes("eval")) results.push(...(await runEvalBench()));
 if (only.includes("http")) results.push(...(await runHttpBench({ rows: Math.min(rows, 20000), contexts: Math.min(contexts, 200) })));
+// Rate limits on (the defaults, not reached) vs off, GET and bulk, in the same run.
+if (only.includes("ratelimit")) results.push(...(await runRateLimitBench()));
 // Issue 5 names a 1,000,000-line file: the import section uses one unless told otherwise.
 const importRows = Number(opt("import-rows", "1000000"));
 if (only.includes("import")) results.push(...(await runImportBench({ rows: importRows, heavyRows: Number(opt("heavy-rows", "200000")), runs: Number(opt("import-runs", "1")) })));
+if (only.includes("resolved")) results.push(...(await runResolvedBench({ rows: Number(opt("resolved-rows", "200000")), runs: Number(opt("resolved-runs", "1")) })));
 if (only.includes("pass")) results.push(...(await runPassBench()));
 if (only.includes("pgimport")) results.push(...(await runPgImportBench({ rows: Number(opt("pg-import-rows", "200000")), runs: Number(opt("pg-import-runs", "1")) })));
 if (only.includes("studio")) results.push(...(await runStudioBench()));

@@ -17,8 +17,9 @@ describe("parseRetryAfter", () => {
 });
 
 describe("decideRetry", () => {
-  it("retries 429, 502, 503 and 504, never another status", () => {
-    for (const status of [429, 502, 503, 504]) expect(decideRetry({ ...base, status }, DEFAULT_RETRY, half)).toBeDefined();
+  it("retries 429 (with Retry-After), 502, 503 and 504, never another status", () => {
+    for (const status of [502, 503, 504]) expect(decideRetry({ ...base, status }, DEFAULT_RETRY, half)).toBeDefined();
+    expect(decideRetry({ ...base, status: 429, retryAfter: "1" }, DEFAULT_RETRY, half)).toBeDefined();
     for (const status of [400, 404, 409, 422, 500, 501]) expect(decideRetry({ ...base, status }, DEFAULT_RETRY, half)).toBeUndefined();
   });
 
@@ -44,6 +45,14 @@ describe("decideRetry", () => {
     expect(decideRetry({ ...base, retried: DEFAULT_RETRY.retries }, DEFAULT_RETRY, half)).toBeUndefined();
     expect(decideRetry({ ...base, elapsedMs: 59_000, retryAfter: "2" }, DEFAULT_RETRY, half)).toBeUndefined();
     expect(decideRetry({ ...base, elapsedMs: 59_000, retryAfter: "0" }, DEFAULT_RETRY, half)).toEqual({ waitMs: 0, retryAfterMs: 0 });
+  });
+
+  it("a 429 with Retry-After is retried as often as asked within the throttled budget; one without, never (it can never pass)", () => {
+    const limited = { ...base, status: 429, retryAfter: "3" };
+    expect(decideRetry({ ...limited, retried: 1000, elapsedMs: 10 * 60_000 }, DEFAULT_RETRY, () => 0)).toEqual({ waitMs: 3000, retryAfterMs: 3000 });
+    expect(decideRetry({ ...limited, elapsedMs: DEFAULT_RETRY.throttledForMs - 1000 }, DEFAULT_RETRY, () => 0)).toBeUndefined();
+    expect(decideRetry({ ...base, status: 429 }, DEFAULT_RETRY, half)).toBeUndefined();
+    expect(decideRetry({ ...limited, method: "POST", keyed: false }, DEFAULT_RETRY, half)).toBeUndefined();
   });
 
   it("connection resets are retried; a refused connection only once the server has answered before", () => {

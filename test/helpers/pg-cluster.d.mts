@@ -1,6 +1,10 @@
 /** A PostgreSQL server this run started, and databases made on it. */
 export interface PgCluster {
   port: number;
+  /** The folder of its Unix socket (`.s.PGSQL.<port>`). */
+  socketDir: string;
+  /** Its data folder (owned by the user the server runs as). */
+  dataDir: string;
   /** The URL of a database of this server. */
   url(database: string): string;
   /** A new, empty database on the cluster; its URL. */
@@ -26,12 +30,16 @@ export interface PgCluster {
 /**
  * Starts a throwaway PostgreSQL server from the machine's binaries (see pg-cluster.mjs);
  * `settings` are extra `name=value` server settings, `superuser` the role initdb makes
- * (default `dds`; trust authentication for every role).
+ * (default `dds`), `password` the superuser's: with it every role logs in by SCRAM-SHA-256
+ * password authentication, without it by trust. URLs never carry the password.
  */
-export function startPostgres(options?: { settings?: string[]; superuser?: string }): Promise<PgCluster>;
+export function startPostgres(options?: { settings?: string[]; superuser?: string; password?: string }): Promise<PgCluster>;
 
 /** Where the machine's PostgreSQL server binaries are. */
 export function binDir(): string;
 
 /** A TCP port of 127.0.0.1 free right now. */
 export function freePort(): Promise<number>;
+
+/** The uid/gid the servers run as when this process is root (the `postgres` user); undefined otherwise. */
+export function serverUser(): { uid: number; gid: number } | undefined;

@@ -2,7 +2,7 @@
 // (plain JS so `npm run bench`, which runs on dist/, uses the same code; types in
 // pg-cluster.d.mts).
 import { execFile, execFileSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,8 +35,11 @@ export function freePort() {
   });
 }
 
-/** The uid/gid of the `postgres` user when this process runs as root (initdb refuses root). */
-function serverUser() {
+/**
+ * The uid/gid of the `postgres` user when this process runs as root (initdb refuses root),
+ * which then owns the servers' files; undefined when this process's own user does.
+ */
+export function serverUser() {
   if (process.getuid?.() !== 0) return undefined;
   const id = (flag) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
   try {
@@ -54,23 +57,41 @@ function serverUser() {
  *
  * The fault tests also stop it and start it again (`halt`, `resume`, `restart`), and add a
  * streaming standby (`startReplica`, made with `pg_basebackup -R`) that they promote.
+ *
+ * With `password`, every role logs in with SCRAM-SHA-256 password authentication (the
+ * superuser with that password), as a production server asks; otherwise trust.
  */
-export async function startPostgres({ settings: extra = [], superuser = "dds" } = {}) {
-  return server({ extra, superuser, init: (run, data) => run("initdb", ["-D", data, "-U", superuser, "--auth=trust", "-E", "UTF8", "--locale=C", "-N"]) });
+export async function startPostgres({ settings: extra = [], superuser = "dds", password } = {}) {
+  return server({
+    extra,
+    superuser,
+    password,
+    init: (run, data, dir) => {
+      if (password === undefined) return run("initdb", ["-D", data, "-U", superuser, "--auth=trust", "-E", "UTF8", "--locale=C", "-N"]);
+      const pwfile = join(dir, "superuser.password");
+      writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
+      const user = serverUser();
+      if (user) chownSync(pwfile, user.uid, user.gid);
+      run("initdb", ["-D", data, "-U", superuser, "--auth=scram-sha-256", `--pwfile=${pwfile}`, "-E", "UTF8", "--locale=C", "-N"]);
+      rmSync(pwfile);
+    },
+  });
 }
 
 /** A server in a folder of its own: `init` fills its data folder (initdb, or a base backup). */
-async function server({ extra, superuser, init }) {
+async function server({ extra, superuser, password, init }) {
   const bin = binDir();
   const user = serverUser();
   const dir = mkdtempSync(join(tmpdir(), "ddsctl-pg-"));
   if (user) chownSync(dir, user.uid, user.gid);
   const data = join(dir, "data");
   const log = join(dir, "server.log");
+  // A client tool (pg_basebackup) logs in with the superuser's password, never on its command line.
+  const env = password === undefined ? process.env : { ...process.env, PGPASSWORD: password };
   const run = (tool, args) => {
     const [cmd, argv] = user ? ["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]] : [join(bin, tool), args];
     try {
-      execFileSync(cmd, argv, { stdio: "pipe", encoding: "utf8" });
+      execFileSync(cmd, argv, { stdio: "pipe", encoding: "utf8", env });
     } catch (err) {
       const serverLog = existsSync(log) ? readFileSync(log, "utf8").slice(-2000) : "";
       throw new Error(`PostgreSQL ${tool} failed: ${err.stderr || err.stdout || err.message}\n${serverLog}`);
@@ -87,7 +108,7 @@ async function server({ extra, superuser, init }) {
       });
     });
   const port = await freePort();
-  init(run, data);
+  init(run, data, dir);
   const settings = [`-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`, ...extra.map((s) => `-c ${s}`)].join(" ");
   const pgCtl = (...args) => run("pg_ctl", ["-D", data, ...args]);
   const start = () => pgCtl("-o", settings, "-l", log, "-w", "-t", "60", "start");
@@ -106,10 +127,12 @@ async function server({ extra, superuser, init }) {
   };
   // A process that dies must not leave a server behind.
   process.once("exit", stopNow);
-  const admin = postgres(`postgres://${superuser}@127.0.0.1:${port}/postgres`, { max: 1, onnotice: () => undefined });
+  const admin = postgres(`postgres://${superuser}@127.0.0.1:${port}/postgres`, { max: 1, onnotice: () => undefined, ...(password === undefined ? {} : { pass: password }) });
   let n = 0;
   return {
     port,
+    socketDir: dir,
+    dataDir: data,
     url: (database) => `postgres://${superuser}@127.0.0.1:${port}/${database}`,
     async createDatabase() {
       const name = `t${process.pid}_${++n}_${Math.random().toString(36).slice(2, 8)}`;
@@ -125,6 +148,7 @@ async function server({ extra, superuser, init }) {
       return server({
         extra,
         superuser,
+        password,
         init: (runAs, replicaData) => runAs("pg_basebackup", ["-h", "127.0.0.1", "-p", String(port), "-U", superuser, "-D", replicaData, "-R", "-X", "stream", "-c", "fast"]),
       });
     },

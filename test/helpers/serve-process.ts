@@ -14,10 +14,11 @@ export interface ServeProcess {
 
 /**
  * Spawns `ddsctl serve --port 0 <extra>` in the sandbox and resolves once it prints its
- * address (stderr, even under --quiet). `lines` waits for more output, e.g. a metrics address.
+ * address (stderr, even under --quiet). `ddsctl` is this checkout's unless `command` names
+ * another (the upgrade tests' next release).
  */
-export async function spawnServe(box: Sandbox, extra: string[] = [], env: Record<string, string> = {}): Promise<ServeProcess> {
-  const proc = execa("node", [BIN, "serve", "--port", "0", ...extra], { cwd: box.dir, env: { ...box.env, ...env }, reject: false });
+export async function spawnServe(box: Pick<Sandbox, "dir" | "env">, extra: string[] = [], env: Record<string, string> = {}, command: string[] = ["node", BIN]): Promise<ServeProcess> {
+  const proc = execa(command[0], [...command.slice(1), "serve", "--port", "0", ...extra], { cwd: box.dir, env: { ...box.env, ...env }, reject: false });
   let stderr = "";
   const url = await new Promise<string>((resolve, reject) => {
     proc.stderr!.on("data", (d: Buffer) => {

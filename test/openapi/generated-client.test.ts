@@ -90,6 +90,29 @@ describe("the document a generator can trust", () => {
     expect(op("/v1/contexts", "get").responses[403]).toBeUndefined();
   });
 
+  it("declares the rate limit on every operation of the route table: 429 rate_limited with Retry-After, RateLimit-Policy and RateLimit on its answers; none on the unlimited paths", () => {
+    const paths = doc.paths as Record<string, Record<string, Op>>;
+    let operations = 0;
+    for (const [path, methods] of Object.entries(paths)) {
+      for (const [method, o] of Object.entries(methods)) {
+        if (!path.startsWith("/v1/") || path === "/v1/openapi.json") {
+          expect(o.responses[429], `${method} ${path}`).toBeUndefined();
+          continue;
+        }
+        operations++;
+        expect(codes(o, 429), `${method} ${path}`).toEqual(["rate_limited"]);
+        expect(Object.keys(o.responses[429].headers ?? {}), `${method} ${path}`).toEqual(expect.arrayContaining(["Retry-After", "RateLimit-Policy", "RateLimit"]));
+        const success = Object.entries(o.responses).find(([status]) => status.startsWith("2"))![1];
+        expect(Object.keys(success.headers ?? {}), `${method} ${path}`).toEqual(expect.arrayContaining(["RateLimit-Policy", "RateLimit"]));
+        expect(o.responses[401].headers, `${method} ${path}`).not.toHaveProperty("RateLimit");
+      }
+    }
+    expect(operations).toBeGreaterThanOrEqual(50);
+    const headers = (doc.components as { headers: Record<string, { description: string }> }).headers;
+    expect(headers.RateLimitPolicy.description).toContain('"workspace";q=');
+    expect(headers.RateLimit.description).toContain(";r=");
+  });
+
   it("enumerates list parameters, lifecycle enums and typed bulk results", () => {
     const list = op("/v1/contexts", "get").parameters!;
     const named = (n: string) => list.find((p) => p.name === n);

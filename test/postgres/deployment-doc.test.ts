@@ -1,47 +1,60 @@
 import { execa } from "execa";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { binDir, freePort, startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
+import { makeNextRelease } from "../helpers/next-release.js";
+import { binDir, freePort, serverUser, startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
 
 /**
- * docs/deployment.md, run as written: every ```sh block of the page, in page order, line by
- * line in bash, against a throwaway PostgreSQL 15 (and a streaming standby for the failover
- * section), so the page cannot drift from what works. What the test supplies:
+ * docs/deployment.md and then docs/operations.md, run as written: every ```sh block of the
+ * two pages, in page order, line by line in bash, against a throwaway PostgreSQL 15, so the
+ * pages cannot drift from what works. The pages set up a streaming standby themselves
+ * (`pg_basebackup -R`, on a port of its own), promote it, fail back, dump and restore, back
+ * up a SQLite database while `serve` runs, and upgrade to a next release. What the test
+ * supplies:
  *
- * - the variables the page asks the operator to set (PGHOST, PGPORT, PGUSER, PORT,
- *   METRICS_PORT, STANDBY_HOST, STANDBY_PORT), pointing at the throwaway servers and free
- *   ports;
- * - `ddsctl` on the PATH (this checkout), PostgreSQL's client programs, and a working folder
- *   holding `models/` (the mortgage fixtures) and `evidence.ndjson`, the operator's files.
+ * - the variables the pages ask the operator to set (PGHOST, PGPORT, PGUSER, PORT,
+ *   METRICS_PORT, STANDBY_HOST, STANDBY_PORT, STANDBY_DATA, PRIMARY_DATA, NEW_DDSCTL),
+ *   pointing at the throwaway server, free ports, data folders and a next release; the
+ *   servers ask every role for its password (SCRAM), and the superuser's is in the
+ *   operator's ~/.pgpass, as the page assumes;
+ * - `ddsctl` on the PATH (this checkout), PostgreSQL's programs, and a working folder
+ *   holding `models/` (the mortgage fixtures) and `evidence.ndjson`, the operator's files;
+ * - as NEW_DDSCTL, this checkout's build with one more migration (test/helpers/next-release.ts),
+ *   to which this checkout is the old release.
  *
- * A line that starts `ddsctl serve` runs in the background (it runs until stopped), and the
- * next line waits until that node is ready; a later `ddsctl serve` line replaces it. A
- * `ddsctl serve … &` line, which puts itself in the background and is stopped by its own
- * block, runs as written once the node before it has stopped.
+ * The pages run as the user PostgreSQL runs as (`postgres` when the test runs as root; the
+ * server programs refuse root), which plays both the operator and the database machines'
+ * `postgres` user, with one home folder.
+ *
+ * A line that starts `ddsctl serve` (or `"$NEW_DDSCTL" serve`, after optional `NAME=value`
+ * assignments) runs in the background (it runs until stopped), and the next line waits until
+ * that node is ready; a later serve line replaces it. A serve line ending in `&` puts itself in
+ * the background and is stopped by its own block; one ending in `|| …` is expected to end by
+ * itself: both run as written once the node before them has stopped.
  *
  * Markers, an HTML comment on the line before a block (any other is an error):
  * - `<!-- deployment-test: yours -->`: the block sets the operator's variables; it is not
  *   run, and may set only variables this test supplies.
- * - `<!-- deployment-test: failover -->`: before the block runs, the primary is stopped and
- *   the standby promoted.
+ * - `<!-- deployment-test: failover -->`: before the block runs, the primary is stopped (as a
+ *   failure would stop it); the block promotes the standby itself.
  * - `<!-- deployment-test: skip -->`: the block is not run (say why in the page).
  */
 const ROOT = resolve(import.meta.dirname, "../..");
-const PAGE = join(ROOT, "docs", "deployment.md");
-const SUPPLIED = ["PGHOST", "PGPORT", "PGUSER", "PORT", "METRICS_PORT", "STANDBY_HOST", "STANDBY_PORT"];
+const PAGES = ["deployment.md", "operations.md"];
+const SUPPLIED = ["PGHOST", "PGPORT", "PGUSER", "PORT", "METRICS_PORT", "STANDBY_HOST", "STANDBY_PORT", "STANDBY_DATA", "PRIMARY_DATA", "NEW_DDSCTL"];
 const MARKERS = new Set(["yours", "failover", "skip"]);
 
 interface Block {
   marker?: string;
   lines: string[];
-  /** Line number in the page of the block's first line. */
-  at: number;
+  /** Where in the pages the block's first line is (`docs/deployment.md:42`). */
+  at: string;
 }
 
 /** The ```sh blocks of a Markdown page, with the marker before each (continuation lines joined). */
-function shellBlocks(markdown: string): Block[] {
+function shellBlocks(page: string, markdown: string): Block[] {
   const lines = markdown.split("\n");
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -51,7 +64,7 @@ function shellBlocks(markdown: string): Block[] {
     let j = i + 1;
     for (; j < lines.length && lines[j].trim() !== "```"; j++) body.push(lines[j]);
     const joined = body.join("\n").replace(/\\\n\s*/g, "");
-    blocks.push({ marker, lines: joined.split("\n").filter((l) => l.trim() !== "" && !l.trim().startsWith("#")), at: i + 2 });
+    blocks.push({ marker, lines: joined.split("\n").filter((l) => l.trim() !== "" && !l.trim().startsWith("#")), at: `docs/${page}:${i + 2}` });
     i = j;
   }
   return blocks;
@@ -68,31 +81,51 @@ function script(lines: string[], envFile: string): string {
   ];
   for (const line of lines) {
     out.push(`printf '%s\\n' '${`$ ${line}`.replace(/'/g, "'\\''")}' >&2`);
-    const serve = /^\s*ddsctl serve\b/.test(line);
-    if (serve && /&\s*$/.test(line)) out.push("stop_node", line);
-    else if (serve) out.push("stop_node", `${line} > node.log 2>&1 &`, "echo $! > node.pid", "node_ready");
+    const serve = /^\s*(\w+=("[^"]*"|\S+)\s+)*(ddsctl|"\$NEW_DDSCTL") serve\b/.test(line);
+    // A comment at the end of the line would swallow what the test appends to it.
+    const command = line.replace(/\s+#\s.*$/, "");
+    // A line that is expected to fail (`… || echo "exit code $?"`) says why on stdout, where
+    // the test reads it, so its error line is not taken for a failure of the block.
+    const expected = command.replace(/\s*\|\|/, " 2>&1 ||");
+    if (serve && (/&\s*$/.test(command) || /\|\|/.test(command))) out.push("stop_node", /\|\|/.test(command) ? expected : line);
+    else if (/\|\|/.test(command) && !/^\s*(until|while|if)\b/.test(command)) out.push(expected);
+    else if (serve) out.push("stop_node", `${command} > node.log 2>&1 &`, "echo $! > node.pid", "node_ready");
     else out.push(line);
   }
   out.push(`export -p > ${envFile}`);
   return out.join("\n");
 }
 
+/** The superuser's password: only in the operator's ~/.pgpass, never on a command line. */
+const SUPERUSER_PASSWORD = "operator-only";
+/** Who runs the pages: PostgreSQL's user when this is root (the server programs refuse root), else this user. */
+const runAs = serverUser();
 let primary: PgCluster;
-let standby: PgCluster;
 let dir: string;
+let standbyData: string;
+let next: { bin: string; version: string };
+/** `pg_ctl` as the pages' user, for what the pages started themselves. */
+const pgCtl = (args: string[]) => execa(join(binDir(), "pg_ctl"), args, { reject: false, ...(runAs ?? {}) });
 beforeAll(async () => {
-  primary = await startPostgres({ superuser: "postgres" });
-  standby = await primary.startReplica();
+  // synchronous_commit as PostgreSQL's default, for the synchronous standby the page sets up.
+  primary = await startPostgres({ superuser: "postgres", password: SUPERUSER_PASSWORD, settings: ["synchronous_commit=on"] });
+  // What the pages' copies of the primary (pg_basebackup) start with: the primary's file,
+  // not its command line. A hot standby needs max_connections as high as its primary's.
+  appendFileSync(join(primary.dataDir, "postgresql.conf"), `max_connections = 300\nunix_socket_directories = '${primary.socketDir}'\nfsync = off\n`);
   dir = mkdtempSync(join(tmpdir(), "ddsctl-deployment-"));
+  standbyData = join(dir, "db-2");
+  writeFileSync(join(dir, ".pgpass"), `127.0.0.1:*:*:postgres:${SUPERUSER_PASSWORD}\n`, { mode: 0o600 });
   mkdirSync(join(dir, "bin"));
   symlinkSync(join(ROOT, "bin", "ddsctl"), join(dir, "bin", "ddsctl"));
   cpSync(join(ROOT, "fixtures", "mortgage", "models"), join(dir, "models"), { recursive: true });
   const line = (ref: string, amount: number) =>
     JSON.stringify({ contextRef: ref, modelName: "Loan", sourceId: "application", sourceType: "document", data: { amount, termMonths: 360, purpose: "purchase", applicationDate: "2026-11-01" } });
   writeFileSync(join(dir, "evidence.ndjson"), `${line("case-1", 250_000)}\n${line("case-2", 410_000)}\n`);
+  next = makeNextRelease(dir);
+  if (runAs) await execa("chown", ["-hR", `${runAs.uid}:${runAs.gid}`, dir]);
 }, 120_000);
 afterAll(async () => {
-  const pid = existsSync(join(dir, "node.pid")) ? Number(readFileSync(join(dir, "node.pid"), "utf8")) : undefined;
+  const pid = dir && existsSync(join(dir, "node.pid")) ? Number(readFileSync(join(dir, "node.pid"), "utf8")) : undefined;
   if (pid) {
     try {
       process.kill(pid, "SIGKILL");
@@ -100,29 +133,56 @@ afterAll(async () => {
       // Already stopped.
     }
   }
-  await standby?.stop();
+  // The standby the page made; the primary's folder (rebuilt by the page) is the helper's.
+  if (standbyData && existsSync(join(standbyData, "postmaster.pid"))) await pgCtl(["-D", standbyData, "-m", "immediate", "-w", "stop"]);
   await primary?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe("docs/deployment.md", () => {
-  const blocks = shellBlocks(readFileSync(PAGE, "utf8"));
+describe("docs/deployment.md and docs/operations.md", () => {
+  const blocks = PAGES.flatMap((page) => shellBlocks(page, readFileSync(join(ROOT, "docs", page), "utf8")));
 
-  it("has shell blocks for every section the operator follows, and only markers this test knows", () => {
-    const text = readFileSync(PAGE, "utf8");
-    for (const section of ["Setting up PostgreSQL", "Two nodes behind a load balancer", "Health and readiness", "Pool sizing", "When the database goes away", "Failover", "Metrics", "Logs"]) {
+  it("have shell blocks for every section the operator follows, and only markers this test knows", () => {
+    const text = PAGES.map((page) => readFileSync(join(ROOT, "docs", page), "utf8")).join("\n");
+    for (const section of [
+      "Setting up PostgreSQL",
+      "Two nodes behind a load balancer",
+      "Health and readiness",
+      "Pool sizing",
+      "When the database goes away",
+      "A standby",
+      "Failover",
+      "Failing back",
+      "Metrics",
+      "Logs",
+      "Backing up PostgreSQL",
+      "Backing up SQLite while serve runs",
+      "Rolling upgrades",
+    ]) {
       expect(text).toContain(`## ${section}`);
     }
     expect(blocks.filter((b) => b.marker && !MARKERS.has(b.marker))).toEqual([]);
     expect(blocks.filter((b) => b.marker === "failover")).toHaveLength(1);
     for (const b of blocks.filter((x) => x.marker === "yours")) {
       const set = b.lines.flatMap((l) => [...l.matchAll(/(?:^|\s)([A-Z_]+)=/g)].map((m) => m[1]));
-      expect(set.filter((name) => !SUPPLIED.includes(name)), `line ${b.at}`).toEqual([]);
+      expect(set.filter((name) => !SUPPLIED.includes(name)), b.at).toEqual([]);
     }
   });
 
-  it("runs line by line against a throwaway PostgreSQL 15 with a standby, as written", async () => {
-    const [port, metricsPort] = [await freePort(), await freePort()];
+  it("put no password on a command line", () => {
+    for (const block of blocks) {
+      for (const line of block.lines) {
+        // A URL with user:password@, a password variable set on the line, a literal password.
+        expect(line, block.at).not.toMatch(/postgres(ql)?:\/\/[^\s/@:]+:[^\s/@]+@/);
+        expect(line, block.at).not.toMatch(/\bPGPASSWORD=/);
+        expect(line, block.at).not.toMatch(/PASSWORD '(?!%s')/);
+        expect(line, block.at).not.toMatch(/--database\b/);
+      }
+    }
+  });
+
+  it("run line by line against a throwaway PostgreSQL 15, making its standby, failing over and back, as written", async () => {
+    const [port, metricsPort, standbyPort] = [await freePort(), await freePort(), await freePort()];
     const env: Record<string, string> = {
       PATH: `${join(dir, "bin")}:${binDir()}:${process.env.PATH ?? ""}`,
       HOME: dir,
@@ -134,27 +194,41 @@ describe("docs/deployment.md", () => {
       PORT: String(port),
       METRICS_PORT: String(metricsPort),
       STANDBY_HOST: "127.0.0.1",
-      STANDBY_PORT: String(standby.port),
+      STANDBY_PORT: String(standbyPort),
+      STANDBY_DATA: standbyData,
+      PRIMARY_DATA: primary.dataDir,
+      NEW_DDSCTL: next.bin,
     };
     let stdout = "";
     for (const block of blocks) {
       if (block.marker === "yours" || block.marker === "skip") continue;
-      if (block.marker === "failover") {
-        await primary.halt("fast");
-        await standby.promote();
-      }
-      const r = await execa("bash", ["-c", script(block.lines, join(dir, "env.sh"))], { cwd: dir, env, extendEnv: false, reject: false });
-      expect(r.exitCode, `the block at docs/deployment.md:${block.at} failed:\n${r.stderr}`).toBe(0);
-      expect(r.stderr, `docs/deployment.md:${block.at}`).not.toMatch(/^error:/m);
+      if (block.marker === "failover") await primary.halt("fast");
+      const r = await execa("bash", ["-c", script(block.lines, join(dir, "env.sh"))], { cwd: dir, env, extendEnv: false, reject: false, ...(runAs ?? {}) });
+      expect(r.exitCode, `the block at ${block.at} failed:\n${r.stderr}`).toBe(0);
+      expect(r.stderr, block.at).not.toMatch(/^error:/m);
       stdout += `${r.stdout}\n`;
     }
-    // What the page says the checks answer.
+    // What the pages say the checks answer.
     expect(stdout).toContain('{"status":"ok","database":"reachable"}');
     expect(stdout).toContain('{"status":"ready"}');
+    // The standby streams, asynchronously until it is made synchronous.
+    expect(stdout).toMatch(/^db_2\|streaming\|async$/m);
     // After the failover the promoted standby answers, and is no standby any more.
     expect(stdout).toMatch(/(^|\})f$/m);
+    // After the failback the nodes are on the first server again, which takes the writes.
+    expect(stdout).toMatch(new RegExp(`(^|\\})${primary.port}\\|f$`, "m"));
     expect(stdout).toMatch(/^dds_db_up 1$/m);
     expect(stdout).toMatch(/^404$/m);
     expect(stdout).toMatch(/"msg":"request"/);
-  }, 180_000);
+    // The restored dump, and what a node with another key says of a webhook secret.
+    expect(stdout).toMatch(/^context\/case-1\ncontext\/case-2$/m);
+    expect(stdout).toMatch(/^a stored webhook-secret was encrypted with key [0-9a-f]{8}, which DDS_SECRET_KEY does not hold \(restore the key file or set DDS_SECRET_KEY\)$/m);
+    // The SQLite copy made while serve ran is whole, with what was written meanwhile.
+    expect(stdout).toMatch(/^ok$/m);
+    // The upgrade: pending migrations, then the old release refuses the new schema.
+    expect(stdout).toContain(`${next.version}\n`);
+    expect(stdout).toMatch(/migration\(s\) pending\nexit code 1$/m);
+    expect(stdout).toMatch(/newer than this ddsctl's \d+; upgrade ddsctl\nexit code 8$/m);
+    expect(stdout).toMatch(/^error: database postgres:\/\/\S+ has schema version \d+, newer than this ddsctl supports \(\d+\); upgrade ddsctl\nexit code 8$/m);
+  }, 300_000);
 });

@@ -169,6 +169,47 @@ describe("secrets on PostgreSQL", () => {
 });
 
 describe("health", () => {
+  it("during an outage /readyz's 503s are answers, not errors: the change is logged once (not_ready), and once again on the return (ready)", async () => {
+    const own = await startPostgres();
+    const lines: string[] = [];
+    const node = await startNode(await own.createDatabase(), { worker: false, webhooks: false, quiet: false, log: (line) => lines.push(line) });
+    const probe = async () => (await fetch(`${node.origin}/readyz`)).status;
+    try {
+      expect(await probe()).toBe(200);
+      await own.halt("fast");
+      for (let i = 0; i < 5; i++) expect(await probe()).toBe(503);
+      await own.resume();
+      await until(async () => (await probe()) === 200, "readiness back");
+      for (let i = 0; i < 3; i++) expect(await probe()).toBe(200);
+      const events = lines.map((l) => JSON.parse(l) as { event?: string; path?: string; status?: number; error?: string });
+      expect(events.filter((e) => e.event === "not_ready")).toHaveLength(1);
+      expect(events.filter((e) => e.event === "ready")).toHaveLength(1);
+      // Each probe has its ordinary access line, none of them a failure of the node.
+      const probes = events.filter((e) => e.path === "/readyz");
+      expect(probes.filter((e) => e.status === 503).length).toBeGreaterThanOrEqual(5);
+      expect(probes.filter((e) => e.error !== undefined)).toEqual([]);
+    } finally {
+      await node.close().catch(() => undefined);
+      await own.stop();
+    }
+  });
+
+  it("under --quiet an outage's /readyz probes write nothing but the not_ready event", async () => {
+    const own = await startPostgres();
+    const lines: string[] = [];
+    const node = await startNode(await own.createDatabase(), { worker: false, webhooks: false, quiet: true, log: (line) => lines.push(line) });
+    try {
+      await own.halt("fast");
+      for (let i = 0; i < 5; i++) expect((await fetch(`${node.origin}/readyz`)).status).toBe(503);
+      const written = lines.map((l) => JSON.parse(l) as { event?: string });
+      expect(written.filter((e) => e.event === undefined)).toEqual([]);
+      expect(written.filter((e) => e.event === "not_ready")).toHaveLength(1);
+    } finally {
+      await node.close().catch(() => undefined);
+      await own.stop();
+    }
+  });
+
   it("/readyz follows the database's reachability; /healthz is liveness (200 while the node runs) and says what it knows", async () => {
     const own = await startPostgres();
     const node = await startNode(await own.createDatabase(), { worker: false, webhooks: false });

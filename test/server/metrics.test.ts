@@ -1,7 +1,9 @@
+import { execa } from "execa";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpClient } from "../../src/client/index.js";
 import { setupMortgageModels } from "../contract/mortgage-models.js";
-import { scrape, sampleValue } from "../helpers/prom-text.js";
+import { parseSamples, scrape, sampleValue } from "../helpers/prom-text.js";
 import { startServer, type Harness } from "./harness.js";
 import { rawRequest } from "./raw-http.js";
 import { seedWorkspace, type Seeded } from "./seed.js";
@@ -100,6 +102,40 @@ describe("requests", () => {
     expect(after).not.toContain(seeded.contextId);
     expect(sampleValue(after, "dds_http_requests_in_flight")).toBe(0);
   });
+
+  it("count every answer by its status code, a bounded label: the codes the API answers, else other", async () => {
+    const answers = (text: string, labels: Record<string, string>) => sampleValue(text, "dds_http_responses_total", labels) ?? 0;
+    const before = await metrics();
+    expect((await h.request("POST", "/v1/contexts", { token: admin, body: { name: "code-201" } })).status).toBe(201);
+    expect((await h.request("GET", "/v1/contexts/01900000-0000-7000-8000-000000000000", { token: admin })).status).toBe(404);
+    expect((await h.request("GET", "/v1/contexts?limit=0", { token: admin })).status).toBe(400);
+    const after = await metrics();
+    expect(answers(after, { method: "POST", route: "/v1/contexts", code: "201" }) - answers(before, { method: "POST", route: "/v1/contexts", code: "201" })).toBe(1);
+    const missing = { method: "GET", route: "/v1/contexts/{contextId}", code: "404" };
+    expect(answers(after, missing) - answers(before, missing)).toBe(1);
+    expect(answers(after, { method: "GET", route: "/v1/contexts", code: "400" }) - answers(before, { method: "GET", route: "/v1/contexts", code: "400" })).toBe(1);
+    const codes = new Set(parseSamples(after).filter((x) => x.name === "dds_http_responses_total").map((x) => x.labels.code));
+    for (const code of codes) expect(code).toMatch(/^([1-5]\d\d|other)$/);
+  });
+
+  it("count requests refused for their token, by reason", async () => {
+    const refused = (text: string, reason: string) => sampleValue(text, "dds_auth_failures_total", { reason });
+    const before = await metrics();
+    for (const reason of ["missing", "invalid", "expired", "scope"]) expect(refused(before, reason)).toBeGreaterThanOrEqual(0);
+    const reader = await h.token("read");
+    expect((await h.request("GET", "/v1/models")).status).toBe(401);
+    expect((await h.request("GET", "/v1/models", { token: "dds_not-a-token-of-this-database-at-all-000000000" })).status).toBe(401);
+    expect((await h.request("POST", "/v1/contexts", { token: reader, body: {} })).status).toBe(403);
+    const after = await metrics();
+    expect(refused(after, "missing")! - refused(before, "missing")!).toBe(1);
+    expect(refused(after, "invalid")! - refused(before, "invalid")!).toBe(1);
+    expect(refused(after, "scope")! - refused(before, "scope")!).toBe(1);
+  });
+
+  it("say which ddsctl and Node.js build this node runs (dds_build_info, always 1)", async () => {
+    const version = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+    expect(sampleValue(await metrics(), "dds_build_info", { version, node_version: process.versions.node, store: "sqlite" })).toBe(1);
+  });
 });
 
 describe("the pipeline", () => {
@@ -135,6 +171,24 @@ describe("webhooks", () => {
     expect(sampleValue(text, "dds_webhook_delivery_attempts_total", { outcome: "delivered" })).toBe(0);
     expect(sampleValue(text, "dds_webhook_outbox_pending")).toBeGreaterThanOrEqual(1);
     expect(sampleValue(text, "dds_webhook_outbox_due")).toBe(0);
+    // How long the receiver took, by the same outcome.
+    expect(sampleValue(text, "dds_webhook_delivery_duration_seconds_count", { outcome: "retrying" })).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(text, "dds_webhook_delivery_duration_seconds_sum", { outcome: "retrying" })).toBeGreaterThan(0);
+  });
+});
+
+describe("the exposition", () => {
+  it("passes promtool check metrics (Prometheus' own linter), after traffic of every kind", async () => {
+    await h.request("GET", "/v1/models");
+    await h.request("GET", `/v1/contexts/${seeded.contextId}`, { token: admin });
+    await scrapeUntil((t) => (sampleValue(t, "dds_webhook_delivery_attempts_total", { outcome: "retrying" }) ?? 0) >= 1, "a delivery attempt");
+    const text = await metrics();
+    const r = await execa("promtool", ["check", "metrics"], { input: text, reject: false });
+    expect(`${r.stdout}${r.stderr}`).toBe("");
+    expect(r.exitCode).toBe(0);
+    // prom-client's *_total gauges, which promtool refuses, are left out; the counts by type stay.
+    expect(text).not.toMatch(/^nodejs_active_\w+_total/m);
+    expect(text).toContain("# TYPE nodejs_active_handles gauge");
   });
 });
 
@@ -144,13 +198,18 @@ describe("the stale backlog", () => {
     try {
       const client = createHttpClient({ baseUrl: `${idle.origin}/v1`, token: await idle.token("admin") });
       const models = await setupMortgageModels(client);
-      const stale = async () => sampleValue(await scrape(idle.server.metricsUrl!), "dds_pipeline_contexts_backlog", { freshness: "stale" });
+      const stale = async () => sampleValue(await scrape(idle.server.metricsUrl!), "dds_pipeline_contexts_backlog", { freshness: "stale" }) ?? 0;
       expect(await stale()).toBe(0);
+      expect(sampleValue(await scrape(idle.server.metricsUrl!), "dds_pipeline_oldest_stale_seconds")).toBe(0);
       for (const name of ["backlog-1", "backlog-2"]) {
         const { contextId } = await client.createContext({ name });
         await client.createContribution({ contextId, modelId: models.Loan, sourceId: "form", sourceType: "document", data: { amount: 100000 } });
       }
       expect(await stale()).toBe(2);
+      // How long the one that has waited longest has been stale: since its evidence came, not since it was made.
+      const oldest = sampleValue(await scrape(idle.server.metricsUrl!), "dds_pipeline_oldest_stale_seconds")!;
+      expect(oldest).toBeGreaterThanOrEqual(0);
+      expect(oldest).toBeLessThan(600);
       await client.close();
     } finally {
       await idle.close();

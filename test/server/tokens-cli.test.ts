@@ -74,3 +74,63 @@ describe("ddsctl tokens", () => {
     expect(missing.stderr).toMatch(/--token/);
   });
 });
+
+describe("tokens that expire", () => {
+  it("tokens create --expires-in: shown by create and tokens list; once past, the token is a 401 that says it expired", async () => {
+    const long = await ddsctl(box, ["tokens", "create", "--scope", "read", "--name", "quarterly", "--expires-in", "90d", "--json"]);
+    expect(long.exitCode, long.stderr).toBe(0);
+    const in90 = Date.parse(long.json().expiresAt) - Date.now();
+    expect(in90).toBeGreaterThan(89 * 86_400_000);
+    expect(in90).toBeLessThanOrEqual(90 * 86_400_000);
+    expect((await h.request("GET", "/v1/models", { token: long.json().token })).status).toBe(200);
+
+    const short = (await ddsctl(box, ["tokens", "create", "--scope", "read", "--name", "brief", "--expires-in", "2s", "--json"])).json();
+    // Wait for the expiry itself (the condition, not a fixed sleep), then ask again.
+    let reply = await h.request("GET", "/v1/models", { token: short.token });
+    for (let i = 0; reply.status === 200 && i < 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      reply = await h.request("GET", "/v1/models", { token: short.token });
+    }
+    expect(reply.status).toBe(401);
+    expect(reply.json.code).toBe("unauthorized");
+    expect(reply.json.detail).toBe(`the API token expired at ${short.expiresAt}; make a new one with ddsctl tokens create (and revoke this one)`);
+
+    const listed = await ddsctl(box, ["tokens", "list", "-o", "wide"], { stdoutTTY: { columns: 300 } });
+    expect(listed.stdout).toMatch(/^EXPIRES|\bEXPIRES\b/m);
+    expect(listed.stdout).toContain(`${short.expiresAt} (expired)`);
+    expect(listed.stdout).toContain(long.json().expiresAt);
+    const json = (await ddsctl(box, ["tokens", "list", "--json"])).json().data as { name: string; expiresAt: string | null }[];
+    expect(json.find((t) => t.name === "quarterly")?.expiresAt).toBe(long.json().expiresAt);
+    expect(json.filter((t) => t.name !== "quarterly" && t.name !== "brief").every((t) => t.expiresAt === null)).toBe(true);
+  });
+
+  it("refuses an expiry that is not a duration above zero (exit 2)", async () => {
+    for (const bad of ["soon", "0s", "-1d"]) {
+      const r = await ddsctl(box, ["tokens", "create", "--scope", "read", "--expires-in", bad]);
+      expect(r.exitCode, bad).toBe(2);
+      expect(r.stderr, bad).toMatch(/--expires-in/);
+    }
+  });
+});
+
+describe("workspaces", () => {
+  it("tokens create for a workspace the database does not have says so on stderr, naming those it has", async () => {
+    const r = await ddsctl(box, ["tokens", "create", "--workspace", "acmee", "--scope", "read", "--json"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^warning: workspace "acmee" did not exist: created it, empty; the database's other workspaces: .*\bacme\b.* \(ddsctl workspaces list\)$/m);
+    const again = await ddsctl(box, ["tokens", "create", "--workspace", "acmee", "--scope", "read"]);
+    expect(again.stderr).not.toMatch(/did not exist/);
+  });
+
+  it("workspaces list shows every workspace with its tokens, models and contexts", async () => {
+    const r = await ddsctl(box, ["workspaces", "list", "--json"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const byName = new Map((r.json().data as { name: string; tokens: number; models: number; contexts: number; createdAt: string }[]).map((w) => [w.name, w]));
+    expect([...byName.keys()]).toEqual(expect.arrayContaining(["default", "acme", "acmee"]));
+    expect(byName.get("acmee")).toMatchObject({ tokens: 2, models: 0, contexts: 0 });
+    expect(byName.get("acme")?.contexts).toBeGreaterThanOrEqual(1);
+    expect(byName.get("acme")?.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    const table = await ddsctl(box, ["ws", "ls"]);
+    expect(table.stdout.split("\n")[0]).toMatch(/^NAME\s+TOKENS\s+MODELS\s+CONTEXTS\s+CREATED$/);
+  });
+});

@@ -64,6 +64,18 @@ describe("the rule document", () => {
     expect(text.slice(at(/expression at/).from, at(/expression at/).to)).toContain("Loan.__proto__.x");
   });
 
+  it("given the models, marks a path no model has where it is read, saying what the model has", () => {
+    const models = [{ modelId: "m-loan", name: "Loan", fields: [{ name: "dti" }, { name: "amount" }], relationships: [] }];
+    expect(parseRuleText(formatBody(body, "yaml"), models)).toEqual({ body, problems: [] });
+    const text = formatBody({ ...body, expression: { and: [{ "<=": [{ var: "Loan.dti" }, 0.43] }, { "<=": [{ var: "Loan.noSuchField" }, 1] }] } }, "yaml");
+    const { body: parsed, problems } = parseRuleText(text, models);
+    expect(parsed).toBeUndefined();
+    expect(problems.map((p) => p.message)).toEqual(['expression at and.1.<=.0.var: "Loan.noSuchField": Loan has no field or relationship "noSuchField" (fields: dti, amount; relationships: none)']);
+    expect(text.slice(problems[0].from, problems[0].to)).toContain("Loan.noSuchField");
+    // Without the models (not loaded yet) only what the expression itself gets wrong is marked.
+    expect(parseRuleText(text).problems).toEqual([]);
+  });
+
   it("reports a syntax error with its position", () => {
     const { problems } = parseRuleText('{"name": "x", "expression": [1, }');
     expect(problems.length).toBeGreaterThan(0);

@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN } from "../helpers/cli.js";
 import { startServer, type Harness } from "../server/harness.js";
 import { startStudioProcess, workdir, type StudioProcess, type Workdir } from "./harness.js";
+import { launchBrowser } from "./browser.js";
+import { issueToken } from "../../src/engine/auth/index.js";
 
 /** A raw request (fetch cannot set Host). */
 function raw(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
@@ -185,4 +187,46 @@ describe("ddsctl studio --remote", () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("needs an API token");
   });
+});
+
+describe("ddsctl studio --remote, over its token's rate limit", () => {
+  let h: Harness;
+  let w: Workdir;
+  let studio: StudioProcess;
+  beforeAll(async () => {
+    h = await startServer();
+    // Two reads a day: the page's first view asks for more.
+    const { token } = await issueToken(h.store, { workspace: "limited-ws", scopes: ["admin"], rate: "2/1d" });
+    w = workdir();
+    studio = await startStudioProcess(w, ["--remote", `${h.origin}/v1`, "--token", token]);
+  }, 60_000);
+  afterAll(async () => {
+    await studio?.stop();
+    w?.cleanup();
+    await h?.close();
+  });
+
+  it("passes the 429 through with its Retry-After and RateLimit headers, and the page shows it as a message", async () => {
+    let refused: Awaited<ReturnType<typeof raw>> | undefined;
+    for (let i = 0; i < 3 && !refused; i++) {
+      const r = await raw(`${studio.origin}/v1/models`, { headers: { authorization: `Bearer ${studio.key}` } });
+      if (r.status === 429) refused = r;
+    }
+    expect(refused?.headers["content-type"]).toBe("application/problem+json");
+    expect(JSON.parse(refused!.body).code).toBe("rate_limited");
+    expect(Number(refused!.headers["retry-after"])).toBeGreaterThan(0);
+    expect(refused!.headers["ratelimit-policy"]).toContain('"token";q=2;w=86400');
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.browser.newPage();
+      await page.goto(studio.url);
+      const alert = page.getByRole("alert").first();
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain("rate limit of 2/d");
+      // The page itself still stands: its navigation is there to try again later.
+      expect(await page.locator("nav, header").count()).toBeGreaterThan(0);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 });

@@ -53,6 +53,7 @@ afterAll(async () => {
   w?.cleanup();
 });
 
+const oneLine = (t: string) => t.replace(/\s+/g, " ").trim();
 const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
 
 describe("the studio's views in Chromium", () => {
@@ -139,4 +140,98 @@ describe("the studio's views in Chromium", () => {
     expect(await page.locator(".cases li.failing").innerText()).toContain("the haddad case fails");
     await shot("09-rule-tests");
   });
+
+  it("names the record of each element of an all in the trace", async () => {
+    const ruleId = JSON.parse(await w.run(["rules", "get", "min-credit-score", "--json", "--quiet"])).ruleId;
+    await page.goto(`${studio.origin}/cases/${ids.get("brennan-joint")}/evaluations/${ruleId}`);
+    const second = page.locator('li[data-key="all.1[1]"] > .trace-line');
+    await second.locator("[data-element-record]").waitFor();
+    expect(oneLine(await page.locator('li[data-key="all.1[0]"] > .trace-line').innerText())).toMatch(/^▾ \[0 Applicant applicantId=a1\] >= → (true|false)/);
+    expect(oneLine(await second.innerText())).toMatch(/^▾ \[1 Applicant applicantId=a2\] >= → (true|false)/);
+  });
+
+  it("at 1400 × 900 an open record's tables fit; whatever overflows scrolls in its own box", async () => {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    try {
+      await page.goto(`${studio.origin}/cases/${ids.get("haddad-purchase")}`);
+      await page.locator("[data-node]", { hasText: "Loan" }).first().click();
+      await page.locator('tr[data-field="monthlyDebt"]').getByRole("button", { name: "monthlyDebt" }).click();
+      await page.getByRole("table", { name: "Candidates for monthlyDebt" }).waitFor();
+      await shot("10-record-1400");
+      expect(await layoutFaults()).toEqual([]);
+      const fit = await page.locator("#record-panel").evaluate((panel) => {
+        const edge = Math.min(panel.getBoundingClientRect().right, panel.ownerDocument.documentElement.clientWidth);
+        return [...panel.querySelectorAll("table")].map((t) => ({ name: t.getAttribute("aria-label"), inside: t.getBoundingClientRect().right <= edge + 0.5 }));
+      });
+      expect(fit).toEqual([
+        { name: "Fields", inside: true },
+        { name: "Candidates for monthlyDebt", inside: true },
+      ]);
+      expect(await page.getByRole("columnheader", { name: "Candidates" }).isVisible()).toBe(true);
+      // A narrow window stacks the columns; what is still too wide scrolls inside its panel.
+      await page.setViewportSize({ width: 760, height: 900 });
+      expect(await layoutFaults()).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
+  it("keeps the last good dry run, impact and tests while the document does not parse, marked stale", async () => {
+    const ruleId = JSON.parse(await w.run(["rules", "get", "max-debt-to-income", "--json", "--quiet"])).ruleId;
+    await page.goto(`${studio.origin}/rules/${ruleId}?case=${ids.get("haddad-purchase")}`);
+    await page.locator("#dry-run-outcome").waitFor();
+    await page.locator("#tests-summary").waitFor();
+    await page.locator("#impact-summary").waitFor();
+    await page.locator("#impact-summary", { hasNotText: "updating" }).waitFor();
+    const before = { impact: await page.locator("#impact-summary").innerText(), dryRun: await page.locator("#dry-run-outcome").innerText(), tests: await page.locator("#tests-summary").innerText() };
+    expect(await page.locator("#stale-note").count()).toBe(0);
+
+    // A syntax error: the results stay, marked stale.
+    await page.locator(".cm-line", { hasText: "severity: high" }).click();
+    await page.keyboard.press("End");
+    await page.keyboard.type(": x");
+    await page.locator("#problems .error").first().waitFor();
+    await page.locator("#stale-note").waitFor();
+    expect(await page.locator(".results.stale #impact").count()).toBe(1);
+    expect(await page.locator(".results.stale #dry-run").count()).toBe(1);
+    expect(await page.locator(".results.stale #tests").count()).toBe(1);
+    expect({ impact: await page.locator("#impact-summary").innerText(), dryRun: await page.locator("#dry-run-outcome").innerText(), tests: await page.locator("#tests-summary").innerText() }).toEqual(before);
+    await shot("11-rule-stale");
+    for (let i = 0; i < 3; i++) await page.keyboard.press("Backspace");
+    await page.locator("#problems .ok").waitFor();
+    await page.locator("#stale-note").waitFor({ state: "detached" });
+
+    // A field no model has is marked where it is read; Save stays off and the results stay stale.
+    await page.locator(".cm-line", { hasText: "var: Loan.debtToIncome" }).nth(1).click();
+    await page.keyboard.press("End");
+    await page.keyboard.type("X");
+    const problem = page.locator("#problems .error", { hasText: "debtToIncomeX" });
+    await problem.waitFor();
+    expect(await problem.innerText()).toMatch(/^expression at and\.1\.<=\.0\.var: "Loan\.debtToIncomeX": Loan has no field or relationship "debtToIncomeX" \(fields: amount, .*debtToIncome; relationships: applicants, property\)$/);
+    expect(await page.locator("#save").isDisabled()).toBe(true);
+    await page.locator("#stale-note").waitFor();
+    expect(await page.locator("#impact-summary").innerText()).toBe(before.impact);
+  });
 });
+
+/**
+ * What the page cuts off without a scrollbar: the document wider than the window, a panel
+ * whose content overflows it (its scrollbar would sit at the foot of a long panel), or an
+ * element that clips content (overflow hidden) other than a one-line ellipsis.
+ */
+function layoutFaults(): Promise<string[]> {
+  return page.locator("main").evaluate((main) => {
+    const faults: string[] = [];
+    const doc = main.ownerDocument;
+    const view = doc.defaultView!;
+    if (doc.documentElement.scrollWidth > view.innerWidth) faults.push(`the page is ${doc.documentElement.scrollWidth}px wide in a ${view.innerWidth}px window`);
+    for (const el of main.querySelectorAll("*")) {
+      if (el.scrollWidth <= el.clientWidth + 1) continue;
+      const style = view.getComputedStyle(el);
+      const what = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}.${String(el.className)}`;
+      if (el.classList.contains("panel")) faults.push(`${what} overflows (${el.scrollWidth} > ${el.clientWidth})`);
+      else if ((style.overflowX === "hidden" || style.overflowX === "clip") && style.textOverflow !== "ellipsis") faults.push(`${what} clips its content`);
+    }
+    return faults;
+  });
+}

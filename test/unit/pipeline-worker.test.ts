@@ -115,6 +115,24 @@ describe("pipeline worker", () => {
     expect(ev.data[0].evaluationTrace.inputs["Loan.ltv"]).toBeCloseTo(390000 / 400000, 10);
   });
 
+  it("pipeline status counts each context once: the states add up to every context", async () => {
+    const [done, stale, completed, archived, computing] = [await newCase(), await newCase(), await newCase(), await newCase(), await newCase()];
+    await engine.runPipeline({ contextIds: [done, completed] });
+    await engine.setContextStatus(completed, "completed");
+    // Archived while stale: it stays so for good.
+    await engine.setContextStatus(archived, "completed");
+    await engine.setContextStatus(archived, "archived");
+    // A rule change makes the contexts stale again, the completed one too.
+    await engine.updateRule((await engine.listRules()).data[0].ruleId, { expression: { "<": [{ var: "Loan.ltv" }, 0.95] } });
+    await engine.runPipeline({ contextIds: [done] });
+    await engine.pipeline.repo.claim("w1", 30_000, { only: [computing] });
+    expect([await freshness(done), await freshness(stale), await freshness(completed), await freshness(archived), await freshness(computing)]).toEqual(["resolved", "stale", "stale", "stale", "computing"]);
+    const status = await engine.pipelineStatus();
+    expect(status).toEqual({ contexts: { resolved: 1, stale: 1, computing: 1 }, waiting: 2, expiredClaims: 0 });
+    const total = (await engine.listContexts({ limit: 500 })).data.length;
+    expect(status.contexts.resolved + status.contexts.stale + status.contexts.computing + status.waiting).toBe(total);
+  });
+
   it("completed contexts stay stale until reopened; archived ones are never processed", async () => {
     const id = await newCase();
     await engine.setContextStatus(id, "completed");

@@ -12,15 +12,15 @@ beforeAll(async () => {
 afterAll(async () => cluster?.stop());
 
 const FIXTURE = "postgres-schema-1";
-describeUpgrade({ fixture: FIXTURE, from: 1, to: 3, migration: "0002-compact-keys", open: () => postgresTarget(cluster, releaseFixture(FIXTURE)) });
-// The last release's schema (2): its upgrade adds columns.
-describeUpgrade({ fixture: "postgres-schema-2", from: 2, to: 3, migration: "incremental-passes", copies: false, open: () => postgresTarget(cluster, releaseFixture("postgres-schema-2")) });
+describeUpgrade({ fixture: FIXTURE, from: 1, to: 6, migration: "0002-compact-keys", open: () => postgresTarget(cluster, releaseFixture(FIXTURE)) });
+// The last release's schema (2): its upgrade adds columns and the rate budgets' table.
+describeUpgrade({ fixture: "postgres-schema-2", from: 2, to: 6, migration: "incremental-passes", copies: false, open: () => postgresTarget(cluster, releaseFixture("postgres-schema-2")) });
 
 itSurvivesAKilledUpgrade({
   title: "a migration killed after it copied the contributions rolls back; run again, it completes with every row",
   fixture: FIXTURE,
   from: 1,
-  to: 3,
+  to: 6,
   records: 50_000,
   open: () => postgresTarget(cluster, releaseFixture(FIXTURE)),
   // The server rolls the transaction back when it sees its client gone.

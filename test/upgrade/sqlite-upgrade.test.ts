@@ -5,12 +5,13 @@ import { releaseFixture, sqliteTarget } from "./support.js";
 import { describeUpgrade } from "./upgrade-suite.js";
 
 // A SQLite file of every released schema (1 to 5), upgraded in place by today's ddsctl: the
-// compact-keys rebuild brings 1 to 4 straight to the latest schema; 5 adds columns.
+// compact-keys rebuild brings 1 to 4 straight to the latest schema; 5 adds columns (the
+// incremental passes' and the rate limits') and the rate budgets' table.
 for (const from of [1, 2, 3, 4]) {
   const fixture = `sqlite-schema-${from}`;
-  describeUpgrade({ fixture, from, to: 6, migration: "0005-compact-keys", open: async () => sqliteTarget(releaseFixture(fixture)) });
+  describeUpgrade({ fixture, from, to: 9, migration: "0005-compact-keys", open: async () => sqliteTarget(releaseFixture(fixture)) });
 }
-describeUpgrade({ fixture: "sqlite-schema-5", from: 5, to: 6, migration: "incremental-passes", copies: false, open: async () => sqliteTarget(releaseFixture("sqlite-schema-5")) });
+describeUpgrade({ fixture: "sqlite-schema-5", from: 5, to: 9, migration: "incremental-passes", copies: false, open: async () => sqliteTarget(releaseFixture("sqlite-schema-5")) });
 
 it("in a terminal, the upgrade redraws one progress line with the share of rows copied", async () => {
   const target = sqliteTarget(releaseFixture("sqlite-schema-4"));
@@ -24,7 +25,7 @@ it("in a terminal, the upgrade redraws one progress line with the share of rows 
     // It ends drawn full, then moves on; no line per table as in a log.
     expect(r.stdout).toMatch(new RegExp(`\\r${label}: settings 100 % \\(([\\d,]+) of \\1 rows\\)\\x1b\\[K\\r?\\n`));
     expect(r.stdout).not.toMatch(new RegExp(`${label}: \\w+\\r?\\n`));
-    expect(r.stdout).toContain("applied 2 migration(s); schema version 6");
+    expect(r.stdout).toContain("applied 5 migration(s); schema version 9");
   } finally {
     await target.cleanup();
   }

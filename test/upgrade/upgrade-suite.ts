@@ -1,4 +1,7 @@
+import Database from "better-sqlite3";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { declaredShape, postgresShape, sqliteShape } from "../helpers/schema-shape.js";
 import { views } from "../fixtures/releases/views.mjs";
 import { until } from "../postgres/support.js";
 import { startReceiver } from "../webhooks/support.js";
@@ -117,6 +120,25 @@ export function describeUpgrade(c: UpgradeCase): void {
       expect(check.stdout).toContain(`schema version ${c.to}, up to date`);
     });
 
+    it("the upgraded database has the declared schema: columns, types, defaults, checks, keys and indexes", async () => {
+      const t = target as Target & { db?: string; url?: string };
+      if (t.kind === "sqlite") {
+        const raw = new Database(t.db!, { readonly: true });
+        try {
+          expect(sqliteShape(raw)).toEqual(declaredShape("sqlite"));
+        } finally {
+          raw.close();
+        }
+        return;
+      }
+      const sql = postgres(t.url!, { max: 1, onnotice: () => undefined });
+      try {
+        expect(await postgresShape(sql)).toEqual(declaredShape("postgres"));
+      } finally {
+        await sql.end();
+      }
+    });
+
     it("export --all is byte for byte the release's export", async () => {
       const r = await cli(target, ["export", "--all"]);
       expect(r.exitCode, r.stderr).toBe(0);
@@ -133,6 +155,12 @@ export function describeUpgrade(c: UpgradeCase): void {
       // recorded view is compared as a subset of today's rather than equal to it; only the
       // documented renames are mapped (inTodaysWords).
       for (const [name, argv] of recorded) expect(lostOrChanged(inTodaysWords(name, fixture.views[name]), await cliJson(target, argv)), name).toEqual([]);
+    });
+
+    it("keeps the release's tokens, none of which expires (expiresAt null)", async () => {
+      const listed = await cliJson<Listing<{ tokenId: string; expiresAt: string | null }>>(target, ["tokens", "list"]);
+      expect(listed.data.length).toBeGreaterThan(0);
+      expect(listed.data.map((t) => t.expiresAt)).toEqual(listed.data.map(() => null));
     });
 
     describe("on a real ddsctl serve", () => {

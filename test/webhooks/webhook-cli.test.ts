@@ -82,7 +82,10 @@ describe("ddsctl webhooks", () => {
     ok(await run(box, ["webhooks", "enable", created.webhookId, "--json"]));
     const failed = ok(await run(box, ["webhooks", "deliveries", created.webhookId, "--status", "failed", "--json"])).data;
     expect(failed.map((d: { lastError: string }) => d.lastError)).toEqual(["webhook disabled", "webhook disabled"]);
-    expect(ok(await run(box, ["webhooks", "deliveries", created.webhookId, "--status", "delivered", "--json"])).data).toEqual([]);
+    expect(ok(await run(box, ["webhooks", "deliveries", created.webhookId, "--status", "succeeded", "--json"])).data).toEqual([]);
+    const old = await run(box, ["webhooks", "deliveries", created.webhookId, "--status", "delivered"]);
+    expect(old.exitCode).toBe(2);
+    expect(old.stderr).toMatch(/'delivered' is invalid. Allowed choices are pending, succeeded, failed. "delivered" is called "succeeded" now./);
     const bad = await run(box, ["webhooks", "deliveries", created.webhookId, "--status", "sent"]);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/'sent' is invalid. Allowed choices are pending, succeeded, failed/);

@@ -35,17 +35,20 @@ describe("redelivery over REST", () => {
     expect((await h.request("POST", `/v1/webhooks/${hookId}/recover`, { token, body })).json.recovered).toBe(0);
   });
 
-  it("redeliver answers 202 with the delivery; the filter takes succeeded, failed, pending and the old delivered", async () => {
+  it("redeliver answers 202 with the delivery; the filter takes succeeded, failed and pending, and refuses the old delivered saying what it is called now", async () => {
     const list = await h.request("GET", `/v1/webhooks/${hookId}/deliveries?filter[status]=pending`, { token });
     expect(list.json.data).toHaveLength(2);
     const d = list.json.data[0];
     const res = await h.request("POST", `/v1/webhooks/${hookId}/deliveries/${d.deliveryId}/redeliver`, { token, headers: { "idempotency-key": "redeliver-1" } });
     expect(res.status, res.text).toBe(202);
     expect(res.json).toEqual(d);
-    for (const status of ["succeeded", "delivered", "failed"]) {
+    for (const status of ["succeeded", "failed"]) {
       const none = await h.request("GET", `/v1/webhooks/${hookId}/deliveries?filter[status]=${status}`, { token });
       expect([none.status, none.json.data], status).toEqual([200, []]);
     }
+    const old = await h.request("GET", `/v1/webhooks/${hookId}/deliveries?filter[status][eq]=delivered`, { token });
+    expect([old.status, old.json.code]).toEqual([400, "invalid_request"]);
+    expect(old.json.detail).toBe('filter status: "delivered" is not valid; use one of pending, succeeded, failed ("delivered" is called "succeeded" now)');
     const bad = await h.request("GET", `/v1/webhooks/${hookId}/deliveries?filter[status]=sent`, { token });
     expect([bad.status, bad.json.code]).toEqual([400, "invalid_request"]);
     expect((await h.request("PUT", `/v1/webhooks/${hookId}/status/paused`, { token })).status).toBe(400);

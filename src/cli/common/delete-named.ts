@@ -26,7 +26,7 @@ export async function deleteNamed(
   await ctx.confirm(`Delete ${kind} ${ref}?`, yes);
   const statusOf = ARCHIVED_FIRST[kind];
   if (statusOf && (kind === "context" || kind === "model")) {
-    const need = { kind, ref, target: "archived", codes: [`${kind}_not_archived` as const], status: () => statusOf(service, id) };
+    const need = { kind, ref, id, target: "archived", codes: [`${kind}_not_archived` as const], status: () => statusOf(service, id) };
     await withStatusCommands(need, () => remove(service, id));
   } else {
     await remove(service, id);

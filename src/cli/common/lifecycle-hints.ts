@@ -7,6 +7,7 @@
 import { DdsError, isDdsError, type ErrorCode } from "../../contract/errors.js";
 import { pathBetween, type LifecycleKind } from "../../contract/lifecycle.js";
 import { ddsctlCommand } from "./shell-quote.js";
+import { bareRef } from "../../portable/names/resolve-ref.js";
 
 const GROUP: Record<LifecycleKind, string> = { model: "models", context: "contexts", rule: "rules", webhook: "webhooks" };
 
@@ -26,6 +27,8 @@ export interface LifecycleNeed {
   kind: LifecycleKind;
   /** The name or id the user typed (the commands repeat it). */
   ref: string;
+  /** The id it resolved to: the service's message names that, the CLI's says `ref` instead. */
+  id?: string;
   /** The status the change needs (`archived` to delete, the target of a status move). */
   target: string;
   codes: ErrorCode[];
@@ -34,13 +37,19 @@ export interface LifecycleNeed {
 }
 
 /** The need of a status move to `target`: refused as `invalid_transition` when a step is missing. */
-export function moveNeed(kind: LifecycleKind, ref: string, target: string, status: () => Promise<string>): LifecycleNeed {
-  return { kind, ref, target: target.trim().toLowerCase(), codes: ["invalid_transition"], status };
+export function moveNeed(kind: LifecycleKind, ref: string, id: string, target: string, status: () => Promise<string>): LifecycleNeed {
+  return { kind, ref, id, target: target.trim().toLowerCase(), codes: ["invalid_transition"], status };
+}
+
+/** The need of evidence for a context (a contribution, a record change): an active context, refused as `context_not_active`. */
+export function evidenceNeed(ref: string, id: string, context: () => Promise<{ status: string }>): LifecycleNeed {
+  return { kind: "context", ref, id, target: "active", codes: ["context_not_active"], status: async () => (await context()).status };
 }
 
 /**
- * Runs a change; when the service refuses it for the resource's status, the error gains
- * the commands that get the resource to the status the change needs.
+ * Runs a change; when the service refuses it for the resource's status, the error names
+ * the resource as the user did (`context okafor-purchase is completed`, where the service
+ * says its id) and gains the commands that get it to the status the change needs.
  */
 export async function withStatusCommands<T>(need: LifecycleNeed, run: () => Promise<T>): Promise<T> {
   try {
@@ -48,8 +57,9 @@ export async function withStatusCommands<T>(need: LifecycleNeed, run: () => Prom
   } catch (err) {
     if (!isDdsError(err) || !need.codes.includes(err.code)) throw err;
     const commands = statusCommands(need.kind, need.ref, await need.status().catch(() => ""), need.target);
-    if (!commands) throw err;
-    throw new DdsError(err.code, `${err.message} (run: ${commands})`, err.errors);
+    const message = need.id === undefined ? err.message : err.message.split(`${need.kind} ${need.id}`).join(`${need.kind} ${bareRef(need.kind, need.ref)}`);
+    if (!commands && message === err.message) throw err;
+    throw new DdsError(err.code, commands ? `${message} (run: ${commands})` : message, err.errors);
   }
 }
 

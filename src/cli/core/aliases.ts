@@ -17,6 +17,7 @@ export const NOUN_ALIASES: Readonly<Record<string, readonly string[]>> = {
   evaluations: ["evaluation", "evals"],
   webhooks: ["webhook"],
   tokens: ["token"],
+  workspaces: ["workspace", "ws"],
   profiles: ["profile"],
   secrets: ["secret"],
 };

@@ -20,6 +20,18 @@ interface ArgBase {
   hidden?: boolean;
   /** On `--filter`: the list whose fields and values it takes (help and completion offer them). */
   list?: ListName;
+  /**
+   * The environment variables that give a flag its value when the command line does not
+   * (flag > variable > default; of several, the first that is set). --help names them, and
+   * a bad value is refused naming the variable. `serve` declares one on every flag.
+   */
+  env?: string | readonly string[];
+  /**
+   * True when the command reads the variable itself, with a precedence of its own that the
+   * description states (`--pool-size`: DDS_DB_POOL comes after the URL's pool_size), so the
+   * parser leaves it alone; --help still names it.
+   */
+  envReadByCommand?: boolean;
 }
 
 /** A string: `--name <name>` or a positional `<model>`. */
@@ -57,6 +69,11 @@ type Always<D> = D extends { type: "boolean" } | { type: "strings" } | { require
 
 /** The values a handler receives: declared keys with their types, optional unless always set. */
 export type ArgsOf<A extends ArgDefs> = { [K in keyof A]: Always<A[K]> extends true ? ValueOf<A[K]> : ValueOf<A[K]> | undefined };
+
+/** The environment variables of a declaration, in the order they are looked at. */
+export function envNames(def: ArgDef): readonly string[] {
+  return def.env === undefined ? [] : typeof def.env === "string" ? [def.env] : def.env;
+}
 
 /** `sourceId` → `source-id`: the flag spelling of a key. */
 export function flagName(key: string): string {

@@ -2,9 +2,11 @@ import { existsSync } from "node:fs";
 import { isPostgresUrl } from "../../engine/store/location.js";
 import { DdsError } from "../../contract/errors.js";
 import type { DdsService } from "../../contract/service.js";
+import type { RetryNotice } from "../../client/index.js";
 import type { Output } from "../output/output.js";
 import { openService, retryLine } from "../service-factory.js";
 import { migrationProgress } from "../common/migration-progress.js";
+import { createThrottle, noteThrottle } from "../common/throttle.js";
 import { describeTarget, resolveTarget, type Target } from "../target.js";
 import type { ArgDefs, ArgsOf } from "./args.js";
 import type { CommandContext, CommandDefinition, GlobalFlags } from "./define-command.js";
@@ -47,20 +49,37 @@ function targetToOpen(def: CommandDefinition, readOnly: boolean, target: Target)
 }
 
 /** Builds the context a handler receives. */
-export function createContext(def: CommandDefinition, values: ArgsOf<ArgDefs>, io: CliIO, out: Output, flags: GlobalFlags, state: RunState, argv: string[]): CommandContext {
+export function createContext(
+  def: CommandDefinition,
+  values: ArgsOf<ArgDefs>,
+  io: CliIO,
+  out: Output,
+  flags: GlobalFlags,
+  state: RunState,
+  argv: string[],
+  sources: Record<string, string> = {},
+): CommandContext {
   const readOnly = def.readOnlyWhen?.(values) ?? false;
   let target: Target | undefined;
+  const throttle = createThrottle();
+  // A 429 is the server's rate limit: said once in a while, not at every wait.
+  const onRetry = (n: RetryNotice) => {
+    const throttled = noteThrottle(throttle, n);
+    if (throttled === undefined) out.info(out.c.dim(retryLine(n)));
+    else if (throttled) out.info(out.c.yellow(throttled));
+  };
   const ctx: CommandContext = {
     out,
     io,
     globals: flags,
     argv,
+    sourceOf: (key) => sources[key] ?? "default",
     target: () => (target ??= resolveTarget(flags, io.env, { ambientRemote: !def.localByDefault })),
     service: async () => {
       if (!state.service) {
         const t = ctx.target();
         const opened = targetToOpen(def, readOnly, t);
-        state.service = await openService(opened, { env: io.env, onRetry: (n) => out.info(out.c.dim(retryLine(n))), onMigrationProgress: migrationProgress(out) });
+        state.service = await openService(opened, { env: io.env, onRetry, onMigrationProgress: migrationProgress(out) });
         out.info(out.c.dim(opened === t ? describeTarget(t) : `${describeTarget(t)} (no such file yet: a dry run against an empty database)`));
       }
       return state.service;
@@ -78,6 +97,7 @@ export function createContext(def: CommandDefinition, values: ArgsOf<ArgDefs>, i
     handleInterrupt: () => {
       state.interruptClaimed = true;
     },
+    throttle,
   };
   return ctx;
 }

@@ -1,3 +1,4 @@
+import type { Throttle } from "../common/throttle.js";
 import type { DdsService } from "../../contract/service.js";
 import type { Output } from "../output/output.js";
 import type { Target } from "../target.js";
@@ -27,6 +28,11 @@ export interface CommandContext {
   globals: GlobalFlags;
   /** The command line as given (without node and the script), e.g. to print how to resume. */
   argv: string[];
+  /**
+   * Where a declared flag's value came from, to name it in an error: the flag (`--port`),
+   * the environment variable that gave it (`DDS_PORT`), or `default`.
+   */
+  sourceOf(key: string): string;
   /** The target chosen by flags, environment and profile (resolved once). */
   target(): Target;
   /**
@@ -48,6 +54,8 @@ export interface CommandContext {
   readonly interrupt: AbortSignal;
   /** Takes over Ctrl-C: the command stops cleanly itself when `interrupt` aborts. */
   handleInterrupt(): void;
+  /** How the server's rate limit has held this command back (remote mode; an import's progress shows it). */
+  readonly throttle?: Throttle;
 }
 
 /**

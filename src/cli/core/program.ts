@@ -1,6 +1,8 @@
 import { Argument, Command, InvalidArgumentError, Option } from "commander";
+import { errors } from "../../contract/errors.js";
 import type { ArgDef, ArgDefs } from "./args.js";
-import { longFlag } from "./args.js";
+import { envNames, longFlag } from "./args.js";
+import type { Env } from "./io.js";
 import type { CommandDefinition } from "./define-command.js";
 import { NOUN_ALIASES, VERB_ALIASES } from "./aliases.js";
 
@@ -17,6 +19,7 @@ export const NOUNS: Record<string, string> = {
   pipeline: "the resolution pipeline: run it now or see what is stale",
   webhooks: "webhooks: signed event deliveries to your endpoints, with retries",
   tokens: "API tokens for ddsctl serve (managed on the database, never over HTTP)",
+  workspaces: "the database's workspaces (tenants), each with its tokens and data",
   profiles: "saved targets (a local database or a remote service) in ~/.config/ddsctl/config.json",
   secrets: "the key that encrypts stored secrets (rotated on the database, never over HTTP)",
 };
@@ -30,7 +33,7 @@ export const TOPICS: Record<string, string> = Object.fromEntries(
     "Resources:": ["models", "fields", "contexts", "contributions", "records", "relationships", "rules", "evaluations"],
     "Rule workbench and pipeline:": ["trace", "pipeline"],
     "Loading data:": ["demo", "apply", "seed", "import", "export", "wait"],
-    "Serving and operations:": ["serve", "studio", "migrate", "tokens", "secrets", "webhooks"],
+    "Serving and operations:": ["serve", "studio", "migrate", "tokens", "workspaces", "secrets", "webhooks"],
     "Setup:": ["init", "login", "profiles", "completion", "version"],
   }).flatMap(([heading, words]) => words.map((w) => [w, heading])),
 );
@@ -46,7 +49,7 @@ export const GLOBAL_OPTIONS: [flags: string, description: string][] = [
   ["--json", "print exactly the API's JSON (the same as -o json)"],
   ["--jq <expression>", "filter the JSON output with a jq expression (implies --json; strings print raw)"],
   ["--no-color", "disable colour (NO_COLOR is honoured too)"],
-  ["--quiet", "print results only: no banner, hints or progress"],
+  ["--quiet", "print results only: no banner, hints or progress (also DDS_QUIET=1)"],
 ];
 
 const collect = (commaSeparated: boolean | undefined) => (value: string, previous: string[] | undefined) => [
@@ -67,7 +70,8 @@ function addArgument(cmd: Command, key: string, def: ArgDef): void {
 function addOption(cmd: Command, key: string, def: ArgDef): void {
   const short = def.short ? `-${def.short}, ` : "";
   const value = def.type === "boolean" ? "" : ` <${def.placeholder ?? key}>`;
-  const option = new Option(`${short}${longFlag(key, def)}${value}`, def.description);
+  const env = envNames(def);
+  const option = new Option(`${short}${longFlag(key, def)}${value}`, env.length > 0 ? `${def.description} (env: ${env.join(", ")})` : def.description);
   if (def.hidden) option.hideHelp();
   if (def.type === "string") {
     if (def.choices) option.choices(def.choices);
@@ -86,18 +90,51 @@ function addOption(cmd: Command, key: string, def: ArgDef): void {
   cmd.addOption(option);
 }
 
-/** Reads the parsed values back into the shape the handler declared. */
-function valuesOf(cmd: Command, args: ArgDefs): Record<string, unknown> {
+/** Where each flag's value came from: `--port`, `DDS_PORT`, or `default`, by key. */
+export type ValueSources = Record<string, string>;
+
+const TRUE = new Set(["1", "true", "yes", "on"]);
+const FALSE = new Set(["0", "false", "no", "off"]);
+
+/** A switch's value from its variable `name` set to `text` (1/0, true/false, yes/no, on/off); anything else is a usage error. */
+export function envSwitch(name: string, text: string): boolean {
+  const word = text.trim().toLowerCase();
+  if (TRUE.has(word)) return true;
+  if (FALSE.has(word)) return false;
+  throw errors.usage(`${name}=${text}: use true or false (1 or 0)`);
+}
+
+/** A flag's value from its variable `name` (set to `text`), checked as the flag's would be. */
+function fromEnv(def: ArgDef, name: string, text: string): unknown {
+  if (def.type === "boolean") return envSwitch(name, text);
+  if (def.type === "strings") return def.commaSeparated ? text.split(",").map((s) => s.trim()).filter(Boolean) : [text];
+  if (def.choices && !def.choices.includes(text)) throw errors.usage(`${name}=${text}: use one of ${def.choices.join(", ")}`);
+  return text;
+}
+
+/**
+ * Reads the parsed values back into the shape the handler declared. A flag not on the
+ * command line takes its value from the first of its variables that is set (`env` in its
+ * declaration), before its default.
+ */
+function valuesOf(cmd: Command, args: ArgDefs, env: Env): { values: Record<string, unknown>; sources: ValueSources } {
   const opts = cmd.opts();
   const values: Record<string, unknown> = {};
+  const sources: ValueSources = {};
   let index = 0;
   for (const [key, def] of Object.entries(args)) {
     const raw = def.positional ? cmd.processedArgs[index++] : opts[key];
-    if (def.type === "boolean") values[key] = raw ?? (def.negatable ? true : false);
+    const given = def.positional || cmd.getOptionValueSource(key) === "cli";
+    sources[key] = def.positional ? key : given ? longFlag(key, def) : "default";
+    const variable = given || def.envReadByCommand ? undefined : envNames(def).find((name) => env[name] !== undefined && env[name] !== "");
+    if (variable) {
+      values[key] = fromEnv(def, variable, env[variable]!);
+      sources[key] = variable;
+    } else if (def.type === "boolean") values[key] = raw ?? (def.negatable ? true : false);
     else if (def.type === "strings") values[key] = raw ?? [];
     else values[key] = raw;
   }
-  return values;
+  return { values, sources };
 }
 
 /** Puts a command added to the program itself under its topic in the top-level help. */
@@ -119,8 +156,13 @@ export function attachGroup(program: Command, noun: string): void {
   parentOf(program, [noun]);
 }
 
-/** Registers one definition under `program`; `run` receives the handler's values. */
-export function attachCommand(program: Command, def: CommandDefinition, run: (def: CommandDefinition, values: Record<string, unknown>, cmd: Command) => Promise<void>): void {
+/** Registers one definition under `program`; `run` receives the handler's values (flags, else their variables in `env`) and where each came from. */
+export function attachCommand(
+  program: Command,
+  def: CommandDefinition,
+  run: (def: CommandDefinition, values: Record<string, unknown>, cmd: Command, sources: ValueSources) => Promise<void>,
+  env: Env = {},
+): void {
   const words = def.command.split(" ");
   const parent = parentOf(program, words.slice(0, -1));
   const verb = words[words.length - 1];
@@ -132,5 +174,8 @@ export function attachCommand(program: Command, def: CommandDefinition, run: (de
   }
   if (def.help) cmd.addHelpText("after", `\n${def.help}`);
   cmd.addHelpText("after", `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join("\n")}\n`);
-  cmd.action(async () => run(def, valuesOf(cmd, def.args), cmd));
+  cmd.action(async () => {
+    const { values, sources } = valuesOf(cmd, def.args, env);
+    await run(def, values, cmd, sources);
+  });
 }

@@ -4,6 +4,8 @@ import { parseAllDocuments } from "yaml";
 import { DdsError, type ProblemDetail } from "../../contract/errors.js";
 import { zodProblems } from "../../contract/parse.js";
 import { DOCUMENT_SCHEMAS, type AnyDocument, type DocumentKind, type LoadedDocument } from "./document-schema.js";
+import { pushAll } from "../../portable/arrays.js";
+import { EMPTY_DOCUMENT, yamlProblem } from "../document-input.js";
 
 const EXTENSIONS = new Set([".json", ".yaml", ".yml", ".ndjson"]);
 
@@ -29,7 +31,7 @@ function listFiles(dir: string): string[] {
   for (const name of readdirSync(dir).sort()) {
     if (name.startsWith(".")) continue;
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...listFiles(path));
+    if (statSync(path).isDirectory()) pushAll(out, listFiles(path));
     else if (EXTENSIONS.has(extname(name).toLowerCase())) out.push(path);
   }
   return out;
@@ -64,7 +66,7 @@ function rawDocuments(path: string, text: string, problems: ProblemDetail[]): un
   const out: unknown[] = [];
   parseAllDocuments(text).forEach((doc, i) => {
     if (doc.errors.length > 0) {
-      problems.push({ path: `${path}: document ${i + 1}`, message: `not valid YAML: ${doc.errors[0].message}` });
+      problems.push({ path: `${path}: document ${i + 1}`, message: `not valid YAML: ${yamlProblem(doc.errors[0])}` });
       return;
     }
     let value: unknown;
@@ -72,7 +74,7 @@ function rawDocuments(path: string, text: string, problems: ProblemDetail[]): un
       value = doc.toJS();
     } catch (err) {
       // e.g. an alias bomb: yaml refuses to expand too many aliases.
-      problems.push({ path: `${path}: document ${i + 1}`, message: `not valid YAML: ${(err as Error).message}` });
+      problems.push({ path: `${path}: document ${i + 1}`, message: `not valid YAML: ${yamlProblem(err)}` });
       return;
     }
     // An empty document (a trailing `---`) holds nothing to apply.
@@ -149,7 +151,13 @@ function collect(path: string, cwd: string, stdinText?: string): LoadedDocument[
       problems.push({ path: shown, message: `cannot read: ${(err as Error).message}` });
       continue;
     }
-    rawDocuments(shown, text, problems).forEach((raw, i) => {
+    // A file with no document in it (empty, blank, only YAML comments) is a mistake, as for
+    // `-f`: never "no changes". (An NDJSON export of evidence alone holds lines apply skips.)
+    const before = problems.length;
+    const raws = text.trim() === "" ? [] : rawDocuments(shown, text, problems);
+    const yaml = ![".json", ".ndjson"].includes(extname(shown).toLowerCase());
+    if (raws.length === 0 && problems.length === before && (text.trim() === "" || yaml)) problems.push({ path: shown, message: EMPTY_DOCUMENT });
+    raws.forEach((raw, i) => {
       const where = `${shown}: document ${i + 1}`;
       const doc = checkDocument(raw, where, problems);
       if (!doc) return;

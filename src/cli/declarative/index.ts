@@ -6,5 +6,4 @@ export { applyDocuments, type ApplyResult } from "./apply-run.js";
 export { loadDocuments, loadDocumentsFromText } from "./document-load.js";
 export type { AnyDocument, LoadedDocument } from "./document-schema.js";
 export { diffLines, renderApply, summaryLine } from "./render.js";
-export { allPages } from "./plan.js";
 export { mapLimit } from "../../portable/map-limit.js";

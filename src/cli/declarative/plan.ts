@@ -1,32 +1,18 @@
-import { DdsError, type ProblemDetail } from "../../contract/errors.js";
-import type { ListQuery } from "../../contract/list-query.js";
+import { DdsError, errors, type ProblemDetail } from "../../contract/errors.js";
 import type { DdsService } from "../../contract/service.js";
-import type { Context, Contribution, Model, Page, Rule } from "../../contract/schemas/index.js";
+import type { Context, Contribution, Model, Rule } from "../../contract/schemas/index.js";
 import { planContext, type ModelFacts } from "./context-plan.js";
 import type { ContextDocument, LoadedDocument, ModelDocument, RuleDocument } from "./document-schema.js";
 import { activationOrder, planModel } from "./model-plan.js";
 import type { Plan } from "./plan-types.js";
 import { planRule } from "./rule-plan.js";
 import { mapLimit } from "../../portable/map-limit.js";
-
-/** Every item of a paged list. */
-export async function allPages<T>(fetch: (q: ListQuery) => Promise<Page<T>>, query: ListQuery = {}): Promise<T[]> {
-  const out: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await fetch({ ...query, limit: 500, cursor });
-    out.push(...page.data);
-    cursor = page.hasNextPage && page.nextCursor ? page.nextCursor : undefined;
-  } while (cursor);
-  return out;
-}
+import { allModels, allPages } from "../../portable/workbench/trace/lineage-reader.js";
+import { validateRuleExpression } from "../../portable/json-logic/index.js";
+import { checkRulePaths, type RulePathModel } from "../../portable/rule-paths.js";
 
 async function storedModels(service: DdsService): Promise<Map<string, Model>> {
-  const models = await allPages(async (q) => {
-    const page = await service.listModels(q);
-    return { data: page.models, nextCursor: page.nextCursor, hasNextPage: page.hasNextPage };
-  });
-  return new Map(models.map((m) => [m.name, m]));
+  return new Map((await allModels(service)).map((m) => [m.name, m]));
 }
 
 /** The oldest context of that name: context names are not unique, apply adopts the first. */
@@ -38,10 +24,37 @@ async function contextByName(service: DdsService, name: string): Promise<Context
 const ofKind = <D extends LoadedDocument["doc"]>(docs: LoadedDocument[], kind: D["kind"]) =>
   docs.filter((d): d is LoadedDocument<D> => d.doc.kind === kind);
 
+/** The models as they will be once the plan ran: the stored ones, each replaced by its document. */
+function plannedModels(stored: Map<string, Model>, docs: LoadedDocument<ModelDocument>[]): RulePathModel[] {
+  const out = new Map<string, RulePathModel>(stored);
+  for (const { doc } of docs) {
+    out.set(doc.name, { modelId: stored.get(doc.name)?.modelId ?? "", name: doc.name, fields: doc.fields, relationships: doc.relationships ?? [] });
+  }
+  return [...out.values()];
+}
+
+/**
+ * Refuses (422 compile_failed, nothing written) Rule documents the service would refuse:
+ * an expression that does not compile, or one reading what none of the planned models has.
+ */
+function assertRulesCompile(docs: LoadedDocument<RuleDocument>[], models: RulePathModel[]): void {
+  const problems: ProblemDetail[] = [];
+  for (const { doc, source } of docs) {
+    const invalid = validateRuleExpression(doc.expression);
+    for (const p of invalid.length > 0 ? invalid : checkRulePaths(doc.expression, models)) {
+      problems.push({ path: `${source}: Rule ${doc.name}: expression${p.path ? `.${p.path}` : ""}`, message: p.message });
+    }
+  }
+  if (problems.length === 0) return;
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : "";
+  throw errors.compile(`cannot apply ${problems[0].path}: ${problems[0].message}${more}`, problems);
+}
+
 /**
  * Reads what the service holds under the documents' names and plans every document.
  * A contribution naming a model that neither the documents nor the service know is a
- * usage error (exit 2); a change the lifecycle forbids is a 422 listing every conflict.
+ * usage error (exit 2); a change the lifecycle forbids is a 422 listing every conflict, and
+ * a Rule document the service would refuse (a field no model has) a 422 compile_failed.
  * Either way nothing has been written.
  */
 export async function buildPlan(service: DdsService, docs: LoadedDocument[]): Promise<Plan> {
@@ -53,6 +66,7 @@ export async function buildPlan(service: DdsService, docs: LoadedDocument[]): Pr
   const ruleDocs = ofKind<RuleDocument>(docs, "Rule");
   const rules = ruleDocs.length > 0 ? new Map((await allPages((q) => service.listRules(q))).map((r): [string, Rule] => [r.name, r])) : new Map<string, Rule>();
   const ruleSteps = ruleDocs.map((d) => planRule(d, rules.get(d.doc.name)));
+  assertRulesCompile(ruleDocs, plannedModels(models, modelDocs));
 
   const facts = new Map<string, ModelFacts>();
   for (const m of models.values()) facts.set(m.name, { modelId: m.modelId, identity: m.identity });

@@ -38,8 +38,25 @@ export class NdjsonSink {
   async write(value: unknown): Promise<void> {
     if (this.failure) throw this.failure;
     this.lines++;
-    if (!this.stream.write(`${JSON.stringify(value)}\n`)) await Promise.race([once(this.stream, "drain"), once(this.stream, "error")]);
+    if (!this.stream.write(`${JSON.stringify(value)}\n`)) await this.drained();
     if (this.failure) throw this.failure;
+  }
+
+  /**
+   * Waits until the stream takes more (or fails, or closes). Both waits are removed as soon
+   * as one settles: an export waits thousands of times, and listeners left behind pile
+   * up on the stream (MaxListenersExceededWarning after ten).
+   */
+  private async drained(): Promise<void> {
+    const done = new AbortController();
+    try {
+      await Promise.race([once(this.stream, "drain", { signal: done.signal }), once(this.stream, "close", { signal: done.signal })]);
+    } catch (err) {
+      // `once` rejects on the stream's error (kept by the listener above), not only on abort.
+      if (!done.signal.aborted) this.failure ??= err as Error;
+    } finally {
+      done.abort();
+    }
   }
 
   /** Finishes: a file is closed and moved into place. */

@@ -3,6 +3,7 @@ import type { OutStream } from "../core/io.js";
 import { compileJq, jqText, type JqFilter } from "./jq-filter.js";
 import { nameLines, namedResources, type NamedResource } from "./resource-names.js";
 import { layoutTable, tsvEscape, type Cell } from "./table-layout.js";
+import { maxOf, pushAll } from "../../portable/arrays.js";
 
 /** How results are printed: a table (the default), or `-o json|yaml|wide|name`. */
 export type Format = "table" | "json" | "yaml" | "wide" | "name";
@@ -89,7 +90,7 @@ export class Output {
     if (this.jq) return this.write(jqText(this.jq(value), this.stdoutTTY));
     if (this.options.format === "yaml" && this.yaml) return this.write(this.yaml.stringify(value, { aliasDuplicateObjects: false }));
     // Printed at the end of the command, once it is known which names others share.
-    if (this.options.format === "name") return void this.named.push(...namedResources(value));
+    if (this.options.format === "name") return void pushAll(this.named, namedResources(value));
     this.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
@@ -193,7 +194,7 @@ export class Output {
 
   /** Renders one object as aligned `key: value` lines. */
   fields(pairs: [string, unknown][]): void {
-    const width = Math.max(...pairs.map(([k]) => k.length));
+    const width = maxOf(pairs.map(([k]) => k.length));
     for (const [k, v] of pairs) {
       const value = v === null || v === undefined ? "-" : typeof v === "object" ? JSON.stringify(v) : String(v);
       this.line(`${this.c.dim(`${k}:`.padEnd(width + 1))} ${value}`);

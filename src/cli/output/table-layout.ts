@@ -1,4 +1,5 @@
 import stringWidth from "string-width";
+import { maxOf } from "../../portable/arrays.js";
 
 /** A cell's text and how to colour it once it has its final width. */
 export interface Cell {
@@ -63,7 +64,7 @@ export function fitWidths(natural: number[], headers: string[], maxWidth: number
  * Widths are terminal columns (see displayWidth), never string lengths.
  */
 export function layoutTable(headers: Cell[], rows: Cell[][], maxWidth?: number): string[] {
-  const natural = headers.map((h, i) => Math.max(displayWidth(h.text), ...rows.map((r) => displayWidth(r[i].text))));
+  const natural = headers.map((h, i) => Math.max(displayWidth(h.text), maxOf(rows.map((r) => displayWidth(r[i].text)))));
   const widths = fitWidths(natural, headers.map((h) => h.text), maxWidth);
   const line = (cells: Cell[]) =>
     cells

@@ -24,7 +24,10 @@ export type BulkBody = z.infer<typeof BulkBody>;
 /** Per-item outcome: `status` is the HTTP status the item would have had alone. */
 export const BulkItemResult = z.object({
   index: z.number().int(),
-  status: z.number().int(),
+  status: z
+    .number()
+    .int()
+    .describe("the HTTP status the item would have had alone: 201 created; 200 updated, deleted, or a contribution unchanged (equal to its source's current one, answered with that one); 4xx with its problem in error"),
   data: z.unknown().optional(),
   error: ProblemSchema.optional(),
 });

@@ -8,7 +8,7 @@ import { runPass } from "../pipeline/stages/index.js";
 import { ExpressionCache } from "../pipeline/stages/expression-cache.js";
 import type { PassInput } from "../pipeline/types.js";
 import { evaluateOnDocument } from "../../portable/document-evaluation.js";
-import { assertCompilable, requireRule } from "./rule-service.js";
+import { assertCompilable, requireRule, ruleModels } from "./rule-service.js";
 
 // Drafts change with every keystroke of a rule author: keep their compilations apart
 // from the pipeline's cache of saved rules.
@@ -36,7 +36,8 @@ export function createDraftEvaluation(ctx: EngineContext) {
         const rule = await requireRule(ctx, String(ruleId));
         expression = JSON.parse(rule.expression) as unknown;
       } else {
-        assertCompilable(expression);
+        // Against a context, the draft reads the workspace's models: its paths must name them.
+        assertCompilable(expression, contextId === undefined ? undefined : await ruleModels(ctx));
       }
       if (data !== undefined) {
         if (data === null || typeof data !== "object" || Array.isArray(data)) throw errors.invalid("data must be a JSON object of dotted paths");

@@ -7,14 +7,26 @@ import { newId } from "../../util/ids.js";
 import { nowIso } from "../../util/time.js";
 import type { EngineContext, Scope } from "../engine-context.js";
 import { validateRuleExpression } from "../../portable/json-logic/index.js";
+import type { RulePathModel } from "../../portable/rule-paths.js";
+import { assertRulePaths } from "../../portable/workbench/rules-eval/local-eval.js";
 import type { RuleRow } from "../store/rule-repo.js";
 import { assertTransition, parseTargetStatus } from "../transitions.js";
 import { toApiRule } from "./rule-view.js";
 
-/** Rejects (422 compile_failed) an expression that cannot compile, listing every problem. */
-export function assertCompilable(expression: unknown, path = "expression"): void {
-  const problems = validateRuleExpression(expression).map((p) => ({ path: p.path ? `${path}.${p.path}` : path, message: p.message }));
+/**
+ * Rejects (422 compile_failed) an expression that cannot compile, listing every problem;
+ * given the workspace's models, also one whose paths name nothing they have (a field no
+ * model has, a model that does not exist), each with what the model does have.
+ */
+export function assertCompilable(expression: unknown, models?: readonly RulePathModel[]): void {
+  const problems = validateRuleExpression(expression).map((p) => ({ path: p.path ? `expression.${p.path}` : "expression", message: p.message }));
   if (problems.length > 0) throw errors.compile(`expression does not compile: ${problems[0].message}`, problems);
+  if (models !== undefined) assertRulePaths(expression, models);
+}
+
+/** The workspace's live models, as rule paths are checked against them. */
+export async function ruleModels(s: Scope): Promise<RulePathModel[]> {
+  return (await s.models.all()).map((m) => ({ modelId: m.id, name: m.name, fields: m.fields, relationships: m.relationships }));
 }
 
 /** Loads a live rule of the workspace or throws 404; `lock` holds its row for a change. */
@@ -31,6 +43,7 @@ export function createRuleService(ctx: EngineContext, rulesChanged: (s: Scope) =
       const input = parseBody((await requestSchemas()).RuleCreate, body);
       assertCompilable(input.expression);
       return ctx.tx(async (s) => {
+        assertRulePaths(input.expression, await ruleModels(s));
         if (await s.rules.getByName(input.name)) throw errors.nameTaken("rule", input.name);
         const now = nowIso();
         const row: RuleRow = {
@@ -68,6 +81,7 @@ export function createRuleService(ctx: EngineContext, rulesChanged: (s: Scope) =
       if (patch.expression !== undefined) assertCompilable(patch.expression);
       return ctx.tx(async (s) => {
         const row = await requireRule(s, ruleId, true);
+        if (patch.expression !== undefined) assertRulePaths(patch.expression, await ruleModels(s));
         if (patch.name !== undefined && patch.name !== row.name && (await s.rules.getByName(patch.name))) throw errors.nameTaken("rule", patch.name);
         const expression = patch.expression === undefined ? row.expression : JSON.stringify(patch.expression);
         const next: RuleRow = {

@@ -1,6 +1,7 @@
 import type { ProblemDetail } from "../../contract/errors.js";
 import type { FieldInput, RelationshipDecl } from "../../contract/schemas/index.js";
 import { checkFieldDefinition } from "./field-definition.js";
+import { pushAll } from "../../portable/arrays.js";
 
 /** The parts of a model definition that can be checked without other models. */
 export interface DefinitionShape {
@@ -20,7 +21,7 @@ export function checkModelDefinition(def: DefinitionShape): ProblemDetail[] {
   def.fields.forEach((f, i) => {
     if (byName.has(f.name)) problems.push({ path: `fields.${i}.name`, message: `duplicate field name "${f.name}"` });
     byName.set(f.name, f);
-    problems.push(...checkFieldDefinition(f, `fields.${i}`));
+    pushAll(problems, checkFieldDefinition(f, `fields.${i}`));
   });
   const seenIdentity = new Set<string>();
   def.identity.forEach((name, i) => {

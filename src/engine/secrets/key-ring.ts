@@ -38,10 +38,28 @@ export function parseKeys(text: string, source: string): SecretKey[] {
   const parts = text.split(/[\s,]+/).filter((p) => p.length > 0);
   if (parts.length === 0) throw new DdsError("unavailable", `${source} holds no key; it needs a 32-byte key in base64 (ddsctl secrets rotate writes one)`);
   return parts.map((p, i) => {
-    const key = /^[0-9a-f]{64}$/i.test(p) ? Buffer.from(p, "hex") : Buffer.from(p, "base64");
+    // Node's base64 decoder skips what is not base64: check the text itself first.
+    const hex = /^[0-9a-f]{64}$/i.test(p);
+    const key = hex ? Buffer.from(p, "hex") : /^[A-Za-z0-9+/_-]+={0,2}$/.test(p) ? Buffer.from(p, "base64") : Buffer.alloc(0);
     if (key.length !== 32) throw new DdsError("unavailable", `key ${i + 1} of ${source} is not 32 bytes of base64 or 64 hex digits`);
     return { id: keyIdOf(key), key };
   });
+}
+
+/**
+ * Why `DDS_SECRET_KEY` in `env` cannot be used, or undefined when it is unset or holds good
+ * keys: a long-running process checks it before it starts, instead of refusing its first
+ * webhook.
+ */
+export function secretKeyProblem(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const text = env[SECRET_KEY_ENV];
+  if (text === undefined || text.trim() === "") return undefined;
+  try {
+    parseKeys(text, SECRET_KEY_ENV);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
 }
 
 /** The text a key file holds: one base64 key per line, the current one first. */

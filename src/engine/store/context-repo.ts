@@ -146,7 +146,7 @@ export function createContextRepo(db: Sql, workspace: string) {
           params: [workspace],
           id: "c.uuid",
           columns: {
-            name: { sql: "c.name", kind: "text", nullable: true },
+            name: { sql: "c.name", kind: "text", nullable: true, selective: true },
             type: { sql: "c.type", kind: "text", nullable: true },
             status: { sql: "c.status", kind: "text" },
             freshness: { sql: "c.freshness", kind: "text" },

@@ -49,6 +49,22 @@ export function isConnectionLost(err: unknown): boolean {
   return LOST.has(code) || ENDED.has(code) || code.startsWith("08");
 }
 
+/**
+ * True when the server refused the login itself: a wrong or missing password (28P01), a
+ * role or a pg_hba.conf entry it does not know (28000), a database that does not exist
+ * (3D000), no CONNECT right on it (42501 "for database"). Waiting does not change these.
+ */
+export function isLoginRefused(err: unknown): boolean {
+  const code = codeOf(err);
+  if (code === "42501") return /for database/.test(err instanceof Error ? err.message : "");
+  return code === "28P01" || code === "28000" || code === "3D000" || code === "SASL_SIGNATURE_MISMATCH";
+}
+
+/** True for a wrong or missing password (28P01), where where the password came from is worth saying. */
+export function isPasswordRefused(err: unknown): boolean {
+  return codeOf(err) === "28P01";
+}
+
 /** True when `err` is a write refused by a read-only server (25006). */
 export function isReadOnlyServer(err: unknown): boolean {
   return codeOf(err) === READ_ONLY;

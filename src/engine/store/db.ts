@@ -26,7 +26,7 @@ export interface OpenDatabaseOptions {
   onMigrationProgress?: OnMigrationProgress;
   /** PostgreSQL only: connections in this process's pool (default: the URL's pool_size, DDS_DB_POOL, 10). */
   poolSize?: number;
-  /** PostgreSQL only: the environment read for `DDS_DB_POOL` and `PGAPPNAME`. */
+  /** PostgreSQL only: the environment read for `DDS_DB_POOL` and libpq's `PG*` variables. */
   env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -53,13 +53,16 @@ export interface SchemaState {
  * Applies the migrations a database lacks (`ddsctl migrate`), or with `check` only reports
  * its version. A database from a newer ddsctl is refused either way.
  */
-export async function migrateDatabase(location: string, options: { check?: boolean; onMigrationProgress?: OnMigrationProgress } = {}): Promise<SchemaState> {
+export async function migrateDatabase(
+  location: string,
+  options: { check?: boolean; onMigrationProgress?: OnMigrationProgress; env?: Readonly<Record<string, string | undefined>> } = {},
+): Promise<SchemaState> {
   const apply = !options.check;
   if (!isPostgresUrl(location)) {
     const { sqliteSchema } = await import("./sqlite/sqlite-store.js");
     return { kind: "sqlite", location, ...sqliteSchema(location, apply, options.onMigrationProgress) };
   }
   const { postgresSchema } = await import("./postgres/pg-store.js");
-  const { redactUrl } = await import("./location.js");
-  return { kind: "postgres", location: redactUrl(location), ...(await postgresSchema(location, apply, options.onMigrationProgress)) };
+  const { displayPgUrl } = await import("./location.js");
+  return { kind: "postgres", location: displayPgUrl(location, options.env), ...(await postgresSchema(location, apply, options.onMigrationProgress, options.env)) };
 }

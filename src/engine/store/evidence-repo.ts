@@ -5,6 +5,7 @@ import { listRows, type RowPage } from "./list-sql.js";
 import type { Sql } from "./sql.js";
 import { EMPTY_SHA256 } from "./values.js";
 import { WORKSPACE } from "./workspace-sql.js";
+import { pushAll } from "../../portable/arrays.js";
 
 /** A record row; its JSON columns as text (a record never resolved reads as `{}`). */
 export interface RecordRow {
@@ -263,7 +264,7 @@ export function createEvidenceRepo(db: Sql, workspace: string) {
           WHERE r.uuid IN (${placeholders(chunk.length)}) AND r.workspace_id = ${WORKSPACE} AND r.deleted_at IS NULL AND c.deleted_at IS NULL`,
           [...chunk.map((id) => d.uuid(id)), workspace],
         );
-        out.push(...rows.map(toRecordRow));
+        pushAll(out, rows.map(toRecordRow));
       });
       return out;
     },
@@ -299,11 +300,12 @@ export function createEvidenceRepo(db: Sql, workspace: string) {
     async getContributions(ids: readonly string[]): Promise<ContributionRow[]> {
       const out: RawContribution[] = [];
       await forChunks(ids, async (chunk) => {
-        out.push(
-          ...(await db.all<RawContribution>(`SELECT ${CONTRIBUTION_SELECT} FROM ${CONTRIBUTION_FROM} WHERE k.workspace_id = ${WORKSPACE} AND k.uuid IN (${placeholders(chunk.length)})`, [
+        pushAll(
+          out,
+          await db.all<RawContribution>(`SELECT ${CONTRIBUTION_SELECT} FROM ${CONTRIBUTION_FROM} WHERE k.workspace_id = ${WORKSPACE} AND k.uuid IN (${placeholders(chunk.length)})`, [
             workspace,
             ...chunk.map((id) => d.uuid(id)),
-          ])),
+          ]),
         );
       });
       return decodeContributions(db, out);
@@ -312,7 +314,7 @@ export function createEvidenceRepo(db: Sql, workspace: string) {
     async getContributionsByKey(keys: readonly number[]): Promise<ContributionRow[]> {
       const out: RawContribution[] = [];
       await forChunks(keys, async (chunk) => {
-        out.push(...(await db.all<RawContribution>(`SELECT ${CONTRIBUTION_SELECT} FROM ${CONTRIBUTION_FROM} WHERE k.workspace_id = ${WORKSPACE} AND k.id IN (${placeholders(chunk.length)})`, [workspace, ...chunk])));
+        pushAll(out, await db.all<RawContribution>(`SELECT ${CONTRIBUTION_SELECT} FROM ${CONTRIBUTION_FROM} WHERE k.workspace_id = ${WORKSPACE} AND k.id IN (${placeholders(chunk.length)})`, [workspace, ...chunk]));
       });
       const rows = await decodeContributions(db, out);
       const byKey = new Map(rows.map((r) => [r.key, r]));

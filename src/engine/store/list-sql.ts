@@ -4,6 +4,7 @@ import { checkListQuery, DEFAULT_LIMIT } from "../../contract/list-query.js";
 import { decodeCursor, encodeCursor, type CursorValueKind } from "./list-cursor.js";
 import { cursorKeyOf } from "./settings-repo.js";
 import type { Dialect, Sql } from "./sql.js";
+import { pushAll } from "../../portable/arrays.js";
 
 /**
  * How one API field maps onto SQL. `sql` is trusted text from this file's callers only.
@@ -20,6 +21,11 @@ export interface ColumnSpec {
    * filters use it); it may repeat `list`, whose values are bound once per use.
    */
   membership?: { sql: (list: string) => string; uses: number };
+  /**
+   * An index leads with this column (after the workspace): an `eq` or `in` filter on it
+   * finds few rows, so the list sorts them rather than walking the sort's index.
+   */
+  selective?: boolean;
 }
 
 /** A listable table: its FROM clause, base condition and API-field → column map. */
@@ -56,7 +62,7 @@ export async function listRows<R>(db: Sql, source: ListSource, spec: ListSpec, q
   for (const f of query.filters ?? []) {
     const [clause, p] = filterSql(dialect, source, f);
     where.push(clause);
-    params.push(...p);
+    pushAll(params, p);
   }
   const keys = sort.map((s) => ({ expr: sortExpr(dialect, source, s.field), desc: s.desc, encode: encoderOf(dialect, source, s.field) }));
   // A cursor is signed for its list and sort order, and its values must be of the kinds
@@ -67,10 +73,13 @@ export async function listRows<R>(db: Sql, source: ListSource, spec: ListSpec, q
     const values = decodeCursor(await cursorKeyOf(db), scope, query.cursor, kinds);
     const [clause, p] = keysetSql(keys, { expr: source.id, desc: false, encode: (v) => dialect.uuid(v as string) }, values);
     where.push(clause);
-    params.push(...p);
+    pushAll(params, p);
   }
   const limit = query.limit ?? DEFAULT_LIMIT;
-  const order = [...keys.map((k) => `${k.expr} ${k.desc ? "DESC" : "ASC"}`), `${source.id} ASC`].join(", ");
+  // A name looked up per imported context walked every context of the workspace in sort order.
+  const selective = (query.filters ?? []).some((f) => (f.op === "eq" || f.op === "in") && source.columns[f.field]?.selective);
+  const sortKey = (expr: string) => (selective ? dialect.sortOnly(expr) : expr);
+  const order = [...keys.map((k) => `${sortKey(k.expr)} ${k.desc ? "DESC" : "ASC"}`), `${sortKey(source.id)} ASC`].join(", ");
   const sortSelect = keys.map((k, i) => `${k.expr} AS __k${i}`).join(", ");
   const text = `SELECT ${source.select}${sortSelect ? `, ${sortSelect}` : ""}, ${source.id} AS __id FROM ${source.from} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ?`;
   // Prepared once per text by the store: a list's SQL varies only with its filters and

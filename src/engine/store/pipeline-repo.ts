@@ -219,7 +219,7 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
         if (resolved.length > 0) {
           done.push(
             tx.run(
-              `UPDATE contexts SET freshness = 'resolved', resolved_version = evidence_version, resolved_at = ?, claimed_by = NULL, lease_expires_at = NULL
+              `UPDATE contexts SET freshness = 'resolved', resolved_version = evidence_version, resolved_at = ?, stale_since = NULL, claimed_by = NULL, lease_expires_at = NULL
                WHERE ${t.inKeys("id")}`,
               [t.time(now), t.keyList(resolved)],
             ),
@@ -279,7 +279,12 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       if (ids.length === 0) return [];
       return db.all(`SELECT uuid AS id, freshness, status FROM contexts WHERE deleted_at IS NULL AND uuid IN (${list(ids.length)})`, ids.map((id) => d.uuid(id)));
     },
-    /** Counts for `pipeline status`. */
+    /**
+     * Counts for `pipeline status`: each context once, so resolved + stale + computing +
+     * waiting is every context of the workspace. `stale` is an active context waiting for
+     * a pass, `waiting` a stale one the pipeline does not process (completed until reopened,
+     * archived for good); `expiredClaims` are among `computing`.
+     */
     async status(workspace: string): Promise<{ resolved: number; stale: number; computing: number; waiting: number; expiredClaims: number }> {
       // A claim whose holder's session ended counts as expired too (PostgreSQL).
       const gone = d.claimHolderGone ? `CASE WHEN freshness = 'computing' AND ${d.claimHolderGone("claimed_by")} THEN 1 ELSE 0 END` : "0";
@@ -290,19 +295,27 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       const now = Date.now();
       const out = { resolved: 0, stale: 0, computing: 0, waiting: 0, expiredClaims: 0 };
       for (const r of rows) {
-        out[r.freshness as "resolved" | "stale" | "computing"]++;
         if (r.freshness === "stale" && r.status !== "active") out.waiting++;
+        else out[r.freshness as "resolved" | "stale" | "computing"]++;
         if (r.freshness === "computing" && ((r.lease !== null && Number(r.lease) < now) || Number(r.gone) === 1)) out.expiredClaims++;
       }
       return out;
     },
-    /** Active contexts the pipeline still has to resolve, across workspaces, by freshness (metrics). */
-    async backlog(): Promise<{ stale: number; computing: number }> {
-      const rows = await db.all<{ freshness: string; n: number }>(
-        "SELECT freshness, COUNT(*) AS n FROM contexts WHERE deleted_at IS NULL AND status = 'active' AND freshness IN ('stale', 'computing') GROUP BY freshness",
+    /**
+     * Active contexts the pipeline still has to resolve, across workspaces, by freshness,
+     * and when the one that has waited longest turned stale (epoch ms; null when none waits):
+     * the metrics read them at each scrape.
+     */
+    async backlog(): Promise<{ stale: number; computing: number; oldestStaleSince: number | null }> {
+      const rows = await db.all<{ freshness: string; n: number; since: number | null }>(
+        `SELECT freshness, COUNT(*) AS n, ${d.epochMs("MIN(COALESCE(stale_since, created_at))")} AS since FROM contexts
+         WHERE deleted_at IS NULL AND status = 'active' AND freshness IN ('stale', 'computing') GROUP BY freshness`,
       );
-      const out = { stale: 0, computing: 0 };
-      for (const r of rows) out[r.freshness as "stale" | "computing"] = Number(r.n);
+      const out = { stale: 0, computing: 0, oldestStaleSince: null as number | null };
+      for (const r of rows) {
+        out[r.freshness as "stale" | "computing"] = Number(r.n);
+        if (r.since !== null && (out.oldestStaleSince === null || Number(r.since) < out.oldestStaleSince)) out.oldestStaleSince = Number(r.since);
+      }
       return out;
     },
   };

@@ -89,6 +89,12 @@ export interface Dialect {
   readonly forKeyShare: string;
   /** Appended to a queue's SELECT: `FOR NO KEY UPDATE SKIP LOCKED` on PostgreSQL, nothing on SQLite. */
   readonly skipLocked: string;
+  /**
+   * A sort key that no index may serve: SQLite's no-op unary `+` (without statistics its
+   * planner would rather walk the sort's index than look up a selective filter's); on
+   * PostgreSQL, whose planner has statistics, the key as it is.
+   */
+  sortOnly(expr: string): string;
   /** A UUID parameter; a string that is no UUID becomes NULL, which matches nothing. */
   uuid(id: string | null | undefined): unknown;
   /** A time parameter, from ISO 8601 text or epoch milliseconds (null stays null). */

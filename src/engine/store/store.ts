@@ -94,6 +94,13 @@ export interface Store {
   writeGroup?(): WriteGroup;
   /** The connection pool's use (PostgreSQL); absent on SQLite, which has one connection and no pool. */
   poolStats?(): PoolStats;
+  /**
+   * Calls `fn` after each top-level operation on the database (a statement, or a whole
+   * transaction) with its seconds, from a held connection to its answer, and whether it
+   * failed (PostgreSQL, for the metrics; absent on SQLite, whose statements run in-process).
+   * Returns the unsubscribe function.
+   */
+  observeQueries?(fn: (seconds: number, failed: boolean) => void): () => void;
   /** Resolves when the database answers a trivial query (`/readyz`, the metrics' `dds_db_up`). */
   ping(): Promise<void>;
   /**
@@ -104,9 +111,9 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** Creates the workspace row if it does not exist yet. */
-export async function ensureWorkspace(sql: Sql, name: string): Promise<void> {
-  await sql.run("INSERT INTO workspaces (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", [name, sql.dialect.time(Date.now())]);
+/** Creates the workspace row if it does not exist yet; true when it was created now. */
+export async function ensureWorkspace(sql: Sql, name: string): Promise<boolean> {
+  return (await sql.run("INSERT INTO workspaces (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", [name, sql.dialect.time(Date.now())])) > 0;
 }
 
 /**

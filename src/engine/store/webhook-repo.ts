@@ -1,5 +1,5 @@
-import type { FilterClause, ListQuery } from "../../contract/list-query.js";
-import { LIST_SPECS } from "../../contract/list-query.js";
+import type { FilterClause, ListQuery, ListSpec } from "../../contract/list-query.js";
+import { checkListQuery, LIST_SPECS } from "../../contract/list-query.js";
 import { listRows, type RowPage } from "./list-sql.js";
 import type { Dialect, Sql } from "./sql.js";
 import { WORKSPACE } from "./workspace-sql.js";
@@ -24,6 +24,7 @@ export interface WebhookRow {
  * the stored spelling is the one every release wrote.
  */
 export type StoredDeliveryStatus = "pending" | "delivered" | "failed";
+const STORED_DELIVERY_STATUSES: readonly StoredDeliveryStatus[] = ["pending", "delivered", "failed"];
 
 /** One outbox row: an event owed to one webhook. */
 export interface DeliveryRow {
@@ -97,7 +98,13 @@ const toDelivery = (r: DeliveryRow): DeliveryRow => ({
   nextAttemptAt: r.nextAttemptAt === null ? null : Number(r.nextAttemptAt),
 });
 
-/** `succeeded` (the API's word) is stored as `delivered`; either filter value finds those rows. */
+/**
+ * The deliveries list in stored words. A query is checked in the API's words first
+ * (LIST_SPECS.deliveries: `delivered` is a 400 there), then translated and read with this.
+ */
+const STORED_DELIVERIES: ListSpec = { ...LIST_SPECS.deliveries, kinds: { ...LIST_SPECS.deliveries.kinds, status: STORED_DELIVERY_STATUSES } };
+
+/** `succeeded` (the API's word) is stored as `delivered`. */
 const storedStatus = (value: string): string =>
   value
     .split(",")
@@ -189,6 +196,7 @@ export function createWebhookRepo(db: Sql, workspace: string) {
     },
     /** A webhook's deliveries; a status filter is served by webhook_deliveries_by_hook_status. */
     async listDeliveries(webhookId: string, query: ListQuery): Promise<RowPage<DeliveryRow>> {
+      checkListQuery(LIST_SPECS.deliveries, query);
       const page = await listRows<DeliveryRow>(
         db,
         {
@@ -203,7 +211,7 @@ export function createWebhookRepo(db: Sql, workspace: string) {
             createdAt: { sql: "d.created_at", kind: "time" },
           },
         },
-        LIST_SPECS.deliveries,
+        STORED_DELIVERIES,
         { ...query, filters: toStoredFilters(query.filters) },
       );
       return { ...page, rows: page.rows.map(toDelivery) };

@@ -39,8 +39,8 @@ export interface WebhookDispatcherOptions {
   secrets?: SecretBox;
   /** Told about a failure of the loop (a locked or closed database); the loop goes on. */
   onError?: (err: unknown) => void;
-  /** Told how each attempt ended once it is recorded (the server's metrics). */
-  onAttempt?: (outcome: AttemptOutcome) => void;
+  /** Told how each attempt ended once it is recorded, and how long the receiver took to answer it, in seconds (the server's metrics). */
+  onAttempt?: (outcome: AttemptOutcome, seconds: number) => void;
 }
 
 /** What one tick did. */
@@ -129,13 +129,19 @@ export function createWebhookDispatcher(store: Store, options: WebhookDispatcher
   };
 
   const attempt = async (d: ClaimedDelivery): Promise<AttemptResult> => {
-    const result = await settleAttempt(d);
-    options.onAttempt?.(result);
+    const { result, seconds } = await settleAttempt(d);
+    options.onAttempt?.(result, seconds);
     return result;
   };
 
-  const settleAttempt = async (d: ClaimedDelivery): Promise<AttemptResult> => {
+  const settleAttempt = async (d: ClaimedDelivery): Promise<{ result: AttemptResult; seconds: number }> => {
+    const started = performance.now();
     const outcome = await post(d);
+    const seconds = (performance.now() - started) / 1000;
+    return { result: await recordAttempt(d, outcome), seconds };
+  };
+
+  const recordAttempt = async (d: ClaimedDelivery, outcome: Awaited<ReturnType<typeof post>>): Promise<AttemptResult> => {
     const at = now();
     if (outcome.ok) {
       await settler.settle(d, { status: "delivered", statusCode: outcome.statusCode, error: null, nextAttemptAt: null, deliveredAt: new Date(at).toISOString() });

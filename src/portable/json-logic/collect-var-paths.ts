@@ -1,52 +1,81 @@
-/** Static dependency analysis: which top-level paths an expression reads. */
+/** Static dependency analysis: which top-level paths an expression reads, and where. */
 import { MAX_EXPRESSION_DEPTH, containsLogic, isLogic } from "./literal.js";
+import { joinPath } from "./runtime.js";
 import { isWholeDataPath } from "./var-read.js";
 
 /** Operators whose second argument runs per element, relative to the element. */
 const ELEMENT_SCOPED = new Set(["map", "filter", "reduce", "all", "some", "none"]);
 
-function addStatic(key: unknown, into: Set<string>): void {
+/** One static read: the path, and the node that reads it (`<=.0.var`, as problems are placed). */
+export interface VarRead {
+  path: string;
+  at: string;
+}
+
+type Sink = (read: VarRead) => void;
+
+function addStatic(key: unknown, at: string, into: Sink): void {
   if (typeof key !== "string" && typeof key !== "number") return;
-  if (!isWholeDataPath(key)) into.add(String(key));
+  if (!isWholeDataPath(key)) into({ path: String(key), at });
 }
 
-/** `missing` keys: an array first argument is the key list, else every argument is a key. */
-function visitKeys(args: unknown[], into: Set<string>, depth: number): void {
-  const keys = Array.isArray(args[0]) && !containsLogic(args[0]) ? (args[0] as unknown[]) : args;
-  for (const key of keys) {
-    if (containsLogic(key)) visit(key, into, depth + 1);
-    else addStatic(key, into);
-  }
+/**
+ * `missing` keys: an array first argument is the key list, else every argument is a key.
+ * `argAt(i)` places argument i.
+ */
+function visitKeys(args: unknown[], argAt: (i: number) => string, into: Sink, depth: number): void {
+  const list = Array.isArray(args[0]) && !containsLogic(args[0]);
+  const keys = list ? (args[0] as unknown[]) : args;
+  keys.forEach((key, i) => {
+    const keyAt = list ? joinPath(argAt(0), String(i)) : argAt(i);
+    if (containsLogic(key)) visit(key, keyAt, into, depth + 1);
+    else addStatic(key, keyAt, into);
+  });
 }
 
-function visit(node: unknown, into: Set<string>, depth = 0): void {
+function visit(node: unknown, at: string, into: Sink, depth = 0): void {
   // Past the depth the compiler refuses, nothing is collected rather than overflowing.
   if (depth > MAX_EXPRESSION_DEPTH) return;
   const next = depth + 1;
   if (Array.isArray(node)) {
-    for (const item of node) visit(item, into, next);
+    node.forEach((item, i) => visit(item, joinPath(at, String(i)), into, next));
     return;
   }
   if (!isLogic(node)) return;
   const op = Object.keys(node)[0];
   const raw = node[op];
-  const args = Array.isArray(raw) ? raw : [raw];
+  const opAt = joinPath(at, op);
+  const list = Array.isArray(raw);
+  const args = list ? raw : [raw];
+  const argAt = (i: number) => (list ? joinPath(opAt, String(i)) : opAt);
   if (op === "var") {
-    if (containsLogic(args[0])) visit(args[0], into, next);
-    else addStatic(args[0], into);
-    for (const rest of args.slice(1)) visit(rest, into, next);
+    if (containsLogic(args[0])) visit(args[0], argAt(0), into, next);
+    else addStatic(args[0], opAt, into);
+    args.slice(1).forEach((rest, i) => visit(rest, argAt(i + 1), into, next));
   } else if (op === "missing") {
-    visitKeys(args, into, next);
+    visitKeys(args, argAt, into, next);
   } else if (op === "missing_some") {
-    visit(args[0], into, next);
-    visitKeys([args[1]], into, next);
+    visit(args[0], argAt(0), into, next);
+    visitKeys([args[1]], () => argAt(1), into, next);
   } else if (ELEMENT_SCOPED.has(op)) {
     // The array argument (and reduce's initial value) are read in the outer scope.
-    visit(args[0], into, next);
-    if (op === "reduce") visit(args[2], into, next);
+    visit(args[0], argAt(0), into, next);
+    if (op === "reduce") visit(args[2], argAt(2), into, next);
   } else {
-    for (const arg of args) visit(arg, into, next);
+    args.forEach((arg, i) => visit(arg, argAt(i), into, next));
   }
+}
+
+/**
+ * Every static top-level read of an expression, in order, each with the node that reads
+ * it: literal `var` paths (placed at the `var`) and literal `missing`/`missing_some` keys
+ * (placed at the key). The same path read twice is listed twice. What
+ * {@link collectVarPaths} leaves out is left out here too.
+ */
+export function collectVarReads(expression: unknown): VarRead[] {
+  const out: VarRead[] = [];
+  visit(expression, "", (read) => out.push(read));
+  return out;
 }
 
 /**
@@ -58,6 +87,6 @@ function visit(node: unknown, into: Set<string>, depth = 0): void {
  */
 export function collectVarPaths(expression: unknown): string[] {
   const into = new Set<string>();
-  visit(expression, into);
+  visit(expression, "", (read) => into.add(read.path));
   return [...into];
 }

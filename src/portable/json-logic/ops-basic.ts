@@ -69,10 +69,26 @@ function merge(values: unknown[]): unknown[] {
   return acc;
 }
 
+/**
+ * `Math.min`/`Math.max` over `values`, exactly (each value made a number as they do, any
+ * NaN gives NaN, -0 below +0), in a loop: the values can be a whole context's records,
+ * and spread into the call a long array overflows the stack.
+ */
+function extreme(values: unknown[], lower: boolean): number {
+  let out = lower ? Infinity : -Infinity;
+  let nan = false;
+  for (const v of values) {
+    const n = Number(v);
+    if (Number.isNaN(n)) nan = true;
+    else if (lower ? n < out || (n === 0 && out === 0 && Object.is(n, -0)) : n > out || (n === 0 && out === 0 && Object.is(out, -0))) out = n;
+  }
+  return nan ? NaN : out;
+}
+
 /** json-logic-js's `min` (Math.min over the arguments, so `[]` → Infinity). */
-export const jsonLogicMin = (values: unknown[]): number => Math.min(...(values as number[]));
+export const jsonLogicMin = (values: unknown[]): number => extreme(values, true);
 /** json-logic-js's `max` (Math.max over the arguments, so `[]` → -Infinity). */
-export const jsonLogicMax = (values: unknown[]): number => Math.max(...(values as number[]));
+export const jsonLogicMax = (values: unknown[]): number => extreme(values, false);
 
 /** The eager operators of json-logic-js, by name. */
 export const BASIC_OPERATORS: ReadonlyArray<[string, OpCompiler]> = [

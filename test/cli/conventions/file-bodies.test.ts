@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCommands } from "../../../src/cli/registry.js";
 import { sandbox, type Sandbox } from "../../helpers/cli.js";
-import { expectErrorLine, ok, run, uniq } from "../support.js";
+import { expectErrorLine, messages, ok, run, uniq } from "../support.js";
 
 const COMMANDS = await loadCommands();
 
@@ -87,9 +87,21 @@ describe("-f reads JSON or YAML", () => {
   });
 
   it("text that is neither JSON nor YAML is a usage error (exit 2) quoting the parser that fits it", async () => {
-    expectErrorLine(await run(box, ["contexts", "create", "-f", file("bad.yaml", "name: [unclosed\n")]), 2, /bad\.yaml is neither JSON nor YAML: .*Flow sequence/);
+    const unclosed = await run(box, ["contexts", "create", "-f", file("bad.yaml", "name: [unclosed\n")]);
+    expect(unclosed.exitCode).toBe(2);
+    expect(messages(unclosed)[0]).toMatch(/^error: \S*bad\.yaml is neither JSON nor YAML: .*Flow sequence .* at line 2, column 1:$/);
     expectErrorLine(await run(box, ["contexts", "create", "-f", file("bad-yaml.json", '{"name": "x",,}')]), 2, /bad-yaml\.json is neither JSON nor YAML: .*JSON/);
     expectErrorLine(await run(box, ["contexts", "create", "-f", "-"], ""), 2, /stdin is empty: give a JSON or YAML document/);
     expectErrorLine(await run(box, ["contexts", "create", "-f", "-"], "- a\n- b\n"), 2, /must be an object \(JSON or YAML\)/);
+  });
+
+  it("a YAML error shows where, with the lines and the caret, as apply shows it (one reader)", async () => {
+    const path = file("misaligned.yaml", "name: Loan\nfields:\n  - name: amount\n type: number\n");
+    const created = await run(box, ["models", "create", "-f", path]);
+    expect(created.exitCode).toBe(2);
+    expect(created.stderr).toContain("misaligned.yaml is neither JSON nor YAML: All mapping items must start at the same column at line 4, column 1:\n\n  - name: amount\n type: number\n^\n");
+    const applied = await run(box, ["apply", "-f", path]);
+    expect(applied.exitCode).toBe(2);
+    expect(applied.stderr).toContain("misaligned.yaml: document 1: not valid YAML: All mapping items must start at the same column at line 4, column 1:\n\n  - name: amount\n type: number\n^\n");
   });
 });

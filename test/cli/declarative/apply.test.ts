@@ -90,6 +90,21 @@ describe("apply: updates by name", () => {
     await expectExit(box, ["apply", "-f", file, "--diff"], 2);
   });
 
+  it("refuses a rule reading what no model will have before writing anything (exit 1; --diff exits 2)", async () => {
+    const unknown = writeDoc(box, "pet-height.yaml", `${PET_MODEL}---\n${petRule().replace("Pet.weight", "Pet.height").replace("pet-weight", "pet-height")}`);
+    const r = await expectExit(box, ["apply", "-f", unknown], 1);
+    expect(r.stderr).toMatch(/^error: cannot apply .*pet-height\.yaml: document 2: Rule pet-height: expression\.all\.0\.var: "Pet\.height": Pet has no field or relationship "height" \(fields: petId, weight; relationships: none\)$/m);
+    await expectExit(box, ["apply", "-f", unknown, "--diff"], 2);
+    expect((await expectExit(box, ["rules", "list", "--json"], 0)).json().data.map((x: { name: string }) => x.name)).not.toContain("pet-height");
+    // The rule is fine today, but the model's document removes the field it reads.
+    const removed = writeDoc(box, "pet-no-weight.yaml", `${PET_MODEL.replace("  - { name: weight, type: number, validation: { min: 0 } }\n", "  - { name: breed, type: string }\n")}---\n${petRule()}`);
+    const r2 = await expectExit(box, ["apply", "-f", removed, "--json"], 1);
+    const problem = JSON.parse(r2.stderr.split("\n").filter((l) => l.startsWith("{"))[0]);
+    expect(problem).toMatchObject({ status: 422, code: "compile_failed" });
+    expect(problem.errors[0].message).toBe('"Pet.weight": Pet has no field or relationship "weight" (fields: petId, breed; relationships: none)');
+    expect((await expectExit(box, ["models", "get", "Pet", "--json"], 0)).json().fields.map((f: { name: string }) => f.name)).toContain("weight");
+  });
+
   it("adds only new evidence to a context found by name; a changed value supersedes the old one", async () => {
     const ctx = (extra = "") => `kind: Context
 name: kennel-1
@@ -141,6 +156,8 @@ describe("apply: bad documents exit 2 and name file and document", () => {
     ["invalid rule", "kind: Rule\nname: r\ncategory: taste\nseverity: low\nexpression: true\n", /bad\.yaml: document 1: Rule\.category/],
     ["unknown property", "kind: Model\nname: M\nfields: []\ncolour: red\n", /bad\.yaml: document 1: Model: unknown property "colour"/],
     ["broken YAML", "kind: Model\nname: [unclosed\n", /bad\.yaml: document 1: not valid YAML/],
+    ["an empty file (the docs: exit 2, never \"no changes\")", "", /^error: bad\.yaml: is empty: give a JSON or YAML document$/m],
+    ["a file of comments only", "# nothing yet\n---\n", /^error: bad\.yaml: is empty: give a JSON or YAML document$/m],
     ["a name twice", `${PET_MODEL}---\n${PET_MODEL}`, /bad\.yaml: document 2: Model\/Pet is already declared in bad\.yaml: document 1/],
     ["an unknown model in evidence", "kind: Context\nname: c\ncontributions: [{ model: Ghost, sourceId: s, sourceType: user, data: {} }]\n", /no model named "Ghost"/],
   ];

@@ -40,6 +40,24 @@ contributions:
     expect(r.stderr).toMatch(/refused\/pets\.yaml: document 2: contributions\.0: .*weight/);
   });
 
+  it("a rule naming a field no model has exits 1 before anything is written", async () => {
+    const other = sandbox();
+    try {
+      const file = writeDoc(other, "bad-rule/all.yaml", `${PET_MODEL}---
+kind: Rule
+name: pet-height
+category: data_quality
+severity: low
+expression: { "<=": [{ var: Pet.height }, 1] }
+`);
+      const r = await expectExit(other, ["seed", file], 1, { env: CI });
+      expect(r.stderr).toMatch(/Rule pet-height: expression\.<=\.0\.var: "Pet\.height": Pet has no field or relationship "height" \(fields: petId, weight/);
+      expect((await expectExit(other, ["models", "list", "--json"], 0)).json().models).toEqual([]);
+    } finally {
+      other.cleanup();
+    }
+  });
+
   it("a bad --timeout is a usage error", async () => {
     await expectExit(box, ["seed", FIXTURES, "--timeout", "soon"], 2);
   });

@@ -28,14 +28,33 @@ describe("import --dry-run runs every check the real import runs that needs no w
     const dry = await ddsctl(box, ["import", "contributions", file, "--dry-run", "--create-contexts", "--json"]);
     expect(dry.exitCode, dry.stderr).toBe(3);
     const drySummary = dry.json() as Summary;
-    expect(drySummary).toMatchObject({ lines: 7, valid: 1, failed: 6 });
+    expect(drySummary).toMatchObject({ lines: 7, valid: 1, failed: 6, rejects: `${file}.dry-run.rejects.ndjson` });
+    // Its rejects go beside the real run's, never over them.
     expect(existsSync(`${file}.rejects.ndjson`)).toBe(false);
+    const dryRejected = readRejects(`${file}.dry-run.rejects.ndjson`);
 
     const real = await ddsctl(box, ["import", "contributions", file, "--create-contexts", "--json"]);
     expect(real.exitCode, real.stderr).toBe(3);
     expect(real.json() as Summary).toMatchObject({ lines: 7, created: 1, failed: 6 });
     const rejected = readFileSync(`${file}.rejects.ndjson`, "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { line: number }).line);
     expect(rejected).toEqual([2, 3, 4, 5, 6, 7]);
+    // The same lines, in the same format: {line, error, input} with the input verbatim.
+    expect(dryRejected.map((r) => r.line)).toEqual(rejected);
+    expect(dryRejected.map((r) => r.input)).toEqual(readRejects(`${file}.rejects.ndjson`).map((r) => r.input));
+  });
+
+  it("the dry run's rejects are the lines to fix: fixed, the file imports clean", async () => {
+    const file = writeLines(box, "dry-fix.ndjson", lines.slice(0, 3));
+    const dry = await ddsctl(box, ["import", "contributions", file, "--dry-run", "--create-contexts"]);
+    expect(dry.exitCode).toBe(3);
+    expect(dry.stderr).toContain(`see ${file}.dry-run.rejects.ndjson`);
+    const bad = new Set(readRejects(`${file}.dry-run.rejects.ndjson`).map((r) => r.input));
+    expect(bad.size).toBe(2);
+    writeLines(box, "dry-fix.ndjson", lines.slice(0, 3).filter((l) => !bad.has(l)));
+    const again = await ddsctl(box, ["import", "contributions", file, "--dry-run", "--create-contexts"]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    // A clean dry run leaves no rejects file (and removes the last one).
+    expect(existsSync(`${file}.dry-run.rejects.ndjson`)).toBe(false);
   });
 
   it("words every refusal as the real import does: one message per problem, whichever run finds it", async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ddsctl, sandbox, type Sandbox } from "../../helpers/cli.js";
+import { ddsctl, ddsctlBinary, sandbox, type Sandbox } from "../../helpers/cli.js";
 import { contribution, setupModels, snapshot, writeLines } from "./support.js";
 
 type Line = { kind: string } & Record<string, unknown>;
@@ -112,4 +112,22 @@ describe("export", () => {
       third.cleanup();
     }
   });
+});
+
+describe("export -O in a real process", () => {
+  it("writes a file of thousands of lines with nothing on stderr but the banner (no MaxListenersExceededWarning)", async () => {
+    const box = sandbox();
+    try {
+      await setupModels(box, true);
+      const lines = Array.from({ length: 1500 }, (_, i) => contribution(`bulk-${i % 30}`, "Employment", `payslip-${i}`, { employmentId: `e${i}`, applicantId: "a1", monthlyIncome: 1000 + i }));
+      expect((await ddsctl(box, ["import", "contributions", writeLines(box, "bulk.ndjson", lines), "--create-contexts", "--quiet"])).exitCode).toBe(0);
+      const out = join(box.dir, "all.ndjson");
+      const r = await ddsctlBinary(box, ["export", "--all", "-O", out]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/Warning/);
+      expect(readFileSync(out, "utf8").split("\n").filter((l) => l.includes('"kind":"Contribution"'))).toHaveLength(1500);
+    } finally {
+      box.cleanup();
+    }
+  }, 120_000);
 });

@@ -146,7 +146,7 @@ describe("import --max-errors, then fixing the lines in place and --resume", () 
 });
 
 describe("import --dry-run", () => {
-  it("checks every line locally and writes nothing: no contribution, no context, no rejects or checkpoint file", async () => {
+  it("checks every line locally and writes nothing but its rejects: no contribution, no context, no checkpoint", async () => {
     const lines = [
       loan(250_000),
       contribution("new-case", "Loan", "form", { amount: 5000 }),
@@ -162,6 +162,7 @@ describe("import --dry-run", () => {
     expect(r.stderr).toMatch(/line 4: .*sourceType/);
     expect(r.stderr).toMatch(/line 5: .*unknown property "extra"/);
     expect(existsSync(`${file}.rejects.ndjson`)).toBe(false);
+    expect(readRejects(`${file}.dry-run.rejects.ndjson`).map((x) => x.line)).toEqual([3, 4, 5, 6]);
     expect(existsSync(`${file}.checkpoint.json`)).toBe(false);
     expect((await ddsctl(box, ["contributions", "list", "--json"])).json().data).toHaveLength(0);
     const contexts = (await ddsctl(box, ["contexts", "list", "--json"])).json().data as { name: string }[];

@@ -51,6 +51,16 @@ describe("ddsctl rules eval", () => {
     expect((await cli(box, ["rules", "eval", fixture("drafts", "ltv-draft.yaml"), "--context", contextId, "--against", "dti-limit"])).exitCode).toBe(2);
   });
 
+  it("a path no model has: 422 compile_failed naming the path and what the model has, exit 1", async () => {
+    const r = await cli(box, ["rules", "eval", "-", "--context", "case-1"], JSON.stringify({ "<=": [{ var: "Loan.noSuchField" }, 1] }));
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^error: expression does not compile: "Loan\.noSuchField": Loan has no field or relationship "noSuchField" \(fields: amount, .*; relationships: applicants\)$/m);
+    const all = await cli(box, ["rules", "eval", "-", "--all-contexts", "--json"], JSON.stringify({ var: "Loan.noSuchField" }));
+    expect(all.exitCode).toBe(1);
+    expect(JSON.parse(all.stderr.split("\n").filter((l) => l.startsWith("{"))[0])).toMatchObject({ code: "compile_failed", errors: [{ path: "expression.var" }] });
+  });
+
   it("an expression that does not compile: 422 compile_failed, exit 1", async () => {
     const r = await cli(box, ["rules", "eval", "-", "--context", contextId, "--json"], JSON.stringify({ nope: [1] }));
     expect(r.exitCode).toBe(1);
@@ -89,6 +99,10 @@ describe("ddsctl rules eval --all-contexts --against: the impact of a change", (
     expect(r.stdout).toContain("amount-cap over 10 context(s): 7 pass, 3 fail\n");
     expect(r.stdout).toMatch(/^against amount-cap \(\S+\): 2 would flip \(fail → pass 2, pass → fail 0\), 8 unchanged$/m);
     expect(r.stdout.match(/^fail→pass\t/gm)).toHaveLength(2);
+    expect(r.stdout).toContain("FLIP\tNAME\tTYPE\tSAVED RULE'S OUTCOME\tCONTEXT ID\n");
+    expect(r.stdout).toMatch(/^fail→pass\tloan-6\teven\tFAIL \(stored evaluation\)\t[0-9a-f-]{36}$/m);
+    const shadow = await cli(impact, ["rules", "eval", fixture("drafts", "amount-cap-70k.json"), "--all-contexts", "--against", "amount-cap-shadow"]);
+    expect(shadow.stdout).toMatch(/^fail→pass\tloan-7\todd\tFAIL \(dry run: no stored evaluation\)\t/m);
   });
 
   it("against a rule without stored evaluations: its dry run is the baseline", async () => {

@@ -99,4 +99,24 @@ describe("ddsctl rules test: saved rules and stored contexts", () => {
     expect(report.suites[0].cases[0]).not.toHaveProperty("evaluation");
     expect(report.suites[0].cases[1].evaluation.outcome).toBe(false);
   });
+
+  it("a rule reading a field no model has fails every case of a suite that reads the service, saying so", async () => {
+    const file = `${box.dir}/unknown.cases.yaml`;
+    writeFileSync(file, `rule: { expression: { "<=": [{ var: Loan.noSuchField }, 1] } }
+cases:
+  - { name: stored case, context: case-1, expect: true }
+  - { name: document case, data: { Loan.noSuchField: 0 }, expect: true }
+`);
+    const r = await cli(box, ["rules", "test", file, "--json"]);
+    expect(r.exitCode).toBe(1);
+    const suite = r.json().suites[0];
+    expect(suite.error).toMatch(/^expression does not compile: "Loan\.noSuchField": Loan has no field or relationship "noSuchField" \(fields: /);
+    expect(suite.cases.map((c: { passed: boolean }) => c.passed)).toEqual([false, false]);
+    // A suite of data cases only runs offline: the document is all it reads.
+    writeFileSync(file, `rule: { expression: { "<=": [{ var: Loan.noSuchField }, 1] } }
+cases:
+  - { name: document case, data: { Loan.noSuchField: 0 }, expect: true }
+`);
+    expect((await cli(box, ["rules", "test", file])).exitCode).toBe(0);
+  });
 });

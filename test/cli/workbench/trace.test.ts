@@ -38,6 +38,16 @@ describe("ddsctl trace <contextId> <rule>", () => {
     expect(scores.sources[1]).toMatchObject({ label: "applicantId=a2", value: 680, sourceId: "form", candidates: 1 });
   });
 
+  it("names the record of each element of an all, also through a relationship (rules eval uses the same tree)", async () => {
+    const draft = JSON.stringify({ all: [{ var: "Loan.applicants.creditScore" }, { ">=": [{ var: "" }, 650] }] });
+    const r = await cli(box, ["rules", "eval", "-", "--context", "case-1"], draft);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain("all → false\n├─ var Loan.applicants.creditScore → [600, 680]\n└─ [0 Applicant applicantId=a1] >= → false  ◀ decided\n");
+    // Without lineage nothing says which record an element is: the index alone.
+    const bare = await cli(box, ["rules", "eval", "-", "--context", "case-1", "--no-lineage"], draft);
+    expect(bare.stdout).toContain("└─ [0] >= → false  ◀ decided\n");
+  });
+
   it("--explain fails hides the passed operand", async () => {
     const r = await cli(box, ["trace", contextId, "credit-floor", "--explain", "fails", "--no-lineage"]);
     expect(r.stdout).toContain("├─ … 1 passed hidden");

@@ -66,12 +66,15 @@ describe("createContextResolver", () => {
     expect(r.get("context.metadata.region.length")).toBeUndefined();
   });
 
-  it("gives undefined (null through var) for unknown paths; names are case-sensitive", () => {
+  it("refuses a path that names nothing the models have, saying what they have; names are case-sensitive", () => {
     for (const path of ["Nope.x", "Loan.nope", "loan.amount", "Loan.applicants.nope", "Loan.amount.x", "Loan.applicants.name.x", "context.nope"]) {
-      expect(r.get(path), path).toBeUndefined();
+      expect(() => r.get(path), path).toThrow(`"${path}": `);
     }
-    expect(compileExpression({ var: "Nope.x" }).evaluate(r).result).toBeNull();
-    expect(compileExpression({ var: ["Loan.nope", 7] }).evaluate(r).result).toBe(7);
+    expect(() => r.get("Loan.nope")).toThrow(/Loan has no field or relationship "nope" \(fields: .*; relationships: applicants/);
+    // A rule reading such a path (a field removed since it was saved) fails with that error, default or not.
+    const run = compileExpression({ "<=": [{ var: ["Loan.nope", 7] }, 10] }).evaluate(r, { trace: true });
+    expect(run.error).toMatch(/^"Loan\.nope": Loan has no field or relationship "nope"/);
+    expect(run.result).toBeNull();
   });
 
   it("never walks into object internals", () => {

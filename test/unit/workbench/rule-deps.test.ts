@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Model, Rule } from "../../../src/contract/schemas/index.js";
-import { mapRulePath, readersOf, ruleDependencies, ruleReads } from "../../../src/portable/workbench/rules-eval/rule-deps.js";
+import { readersOf, ruleDependencies, ruleReads } from "../../../src/portable/workbench/rules-eval/rule-deps.js";
+import { mapRulePath } from "../../../src/portable/rule-paths.js";
 
 const T = "2026-01-01T00:00:00.000Z";
 const model = (name: string, fields: [string, unknown?][], relationships: Model["relationships"] = [], identity: string[] = []): Model => ({
@@ -50,7 +51,7 @@ describe("rules deps", () => {
     expect(ruleReads(MODELS, RULES[1])).toEqual([{ path: "Loan.applicants.annualIncome", kind: "computed", reads: "Applicant.annualIncome", via: "Loan.applicants" }]);
     expect(ruleReads(MODELS, RULES[2])).toEqual([{ path: "context.type", kind: "context", reads: "context.type" }]);
     expect(mapRulePath(MODELS, "Applicant")).toEqual({ path: "Applicant", kind: "model", reads: "Applicant" });
-    expect(mapRulePath(MODELS, "Nope.x")).toEqual({ path: "Nope.x", kind: "unknown", reads: null });
+    expect(mapRulePath(MODELS, "Nope.x")).toMatchObject({ path: "Nope.x", kind: "unknown", reads: null, problem: expect.stringContaining('no model named "Nope"') });
   });
 
   it("reversed: computed fields and rules reading a field, directly or through computed fields", () => {

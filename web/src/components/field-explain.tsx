@@ -40,38 +40,40 @@ export function FieldExplain(props: { field: FieldEvidence }) {
       {f.candidates.length === 0 ? (
         <p class="muted">No contribution has given this field a value.</p>
       ) : (
-        <table class="grid compact" aria-label={`Candidates for ${f.field}`}>
-          <thead>
-            <tr>
-              <th scope="col">Picked</th>
-              <th scope="col">Value</th>
-              <th scope="col">Source</th>
-              <th scope="col">Type</th>
-              <th scope="col" class="num">Confidence</th>
-              <th scope="col">Observed / received</th>
-              <th scope="col">Why</th>
-            </tr>
-          </thead>
-          <tbody>
-            {f.candidates.map((c) => (
-              <tr class={c.picked ? "picked" : c.candidate ? "" : "ignored"} data-contribution={c.contributionId}>
-                <td>{c.picked ? "✓ winner" : c.status === "superseded" ? "superseded" : c.candidate ? "" : "ignored"}</td>
-                <td>
-                  <Value value={c.value} />
-                </td>
-                <td>
-                  <code title={c.contributionId}>{c.sourceId}</code>
-                </td>
-                <td>{c.sourceType}</td>
-                <td class="num">{c.confidence}</td>
-                <td>
-                  <Time iso={c.observedAt ?? c.receivedAt} />
-                </td>
-                <td>{c.reason}</td>
+        <div class="table-scroll">
+          <table class="grid compact" aria-label={`Candidates for ${f.field}`}>
+            <thead>
+              <tr>
+                <th scope="col">Picked</th>
+                <th scope="col">Value</th>
+                <th scope="col">Source</th>
+                <th scope="col">Type</th>
+                <th scope="col" class="num">Confidence</th>
+                <th scope="col">Observed / received</th>
+                <th scope="col">Why</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {f.candidates.map((c) => (
+                <tr class={c.picked ? "picked" : c.candidate ? "" : "ignored"} data-contribution={c.contributionId}>
+                  <td>{c.picked ? "✓ winner" : c.status === "superseded" ? "superseded" : c.candidate ? "" : "ignored"}</td>
+                  <td>
+                    <Value value={c.value} />
+                  </td>
+                  <td>
+                    <code title={c.contributionId}>{c.sourceId}</code>
+                  </td>
+                  <td>{c.sourceType}</td>
+                  <td class="num">{c.confidence}</td>
+                  <td>
+                    <Time iso={c.observedAt ?? c.receivedAt} />
+                  </td>
+                  <td>{c.reason}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </div>
   );

@@ -10,6 +10,7 @@
 import dagre, { type EdgeLabel, type GraphLabel, type NodeLabel } from "@dagrejs/dagre";
 import type { DdsRecord, Model } from "../../../src/contract/schemas/index.js";
 import { recordLabel } from "./record-label.js";
+import { maxOf } from "../../../src/portable/arrays.js";
 
 /** One link of the record graph; `removedAt` is set for a link removed through the API. */
 export interface GraphLink {
@@ -98,7 +99,7 @@ function columnsOf(names: string[], links: [string, string][], parentScore: Map<
     const left = names.filter((n) => !column.has(n));
     const roots = left.filter((n) => [...into.get(n)!].every((m) => column.has(m)));
     const start = roots.length > 0 ? roots : [left.sort((a, b) => score(b) - score(a) || a.localeCompare(b))[0]];
-    const base = column.size === 0 ? 0 : Math.max(...column.values()) + 1;
+    const base = column.size === 0 ? 0 : maxOf(column.values()) + 1;
     const queue = start.map((n) => {
       column.set(n, base);
       return n;

@@ -31,6 +31,8 @@ export interface TraceTreeProps {
   /** The input whose lineage is open. */
   activeInput?: string | null;
   label: string;
+  /** The record of each element sub-tree, by node key (see element-records.ts). */
+  elementLabels?: ReadonlyMap<string, string>;
 }
 
 function Row(props: TraceTreeProps & { node: TraceNode; onPath: Set<string>; depth: number }) {
@@ -49,7 +51,12 @@ function Row(props: TraceTreeProps & { node: TraceNode; onPath: Set<string>; dep
         ) : (
           <span class="toggle" aria-hidden="true" />
         )}
-        {node.element !== undefined && <span class="muted">[{node.element}] </span>}
+        {node.element !== undefined && (
+          <span class="muted" data-element-record={props.elementLabels?.get(node.key)}>
+            [{node.element}
+            {props.elementLabels?.has(node.key) ? ` ${props.elementLabels.get(node.key)}` : ""}]{" "}
+          </span>
+        )}
         <span class={`tone-${d.tone}`}>{d.text}</span>
         {node.decided && <span class="decided-mark"> ◀ decided</span>}
         {varPath && props.onInput && (

@@ -8,6 +8,7 @@ import { isMap, isScalar, parseDocument, stringify, type Document, type YAMLMap 
 import { RULE_CATEGORIES, RULE_SEVERITIES } from "../../../src/contract/constants.js";
 import type { Rule, RulePatch } from "../../../src/contract/schemas/index.js";
 import { validateRuleExpression } from "../../../src/portable/json-logic/index.js";
+import { checkRulePaths, type RulePathModel } from "../../../src/portable/rule-paths.js";
 
 /** The document's format. */
 export type RuleFormat = "yaml" | "json";
@@ -42,8 +43,12 @@ function rangeOf(doc: Document, path: (string | number)[], length: number): [num
   return [0, Math.max(1, length)];
 }
 
-/** Parses and checks the text; `body` is set only when there is no problem. */
-export function parseRuleText(text: string): { body?: RuleBody; problems: DocProblem[] } {
+/**
+ * Parses and checks the text; `body` is set only when there is no problem. Given the
+ * workspace's models, the expression's paths are checked against them too (a field no
+ * model has is marked where it is read, as the service would refuse it).
+ */
+export function parseRuleText(text: string, models?: readonly RulePathModel[]): { body?: RuleBody; problems: DocProblem[] } {
   // YAML 1.2 reads JSON too, with positions: one parser for both formats.
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   const problems: DocProblem[] = doc.errors.map((e) => ({ from: e.pos[0], to: Math.max(e.pos[1], e.pos[0] + 1), message: e.message.split("\n")[0] }));
@@ -73,7 +78,9 @@ export function parseRuleText(text: string): { body?: RuleBody; problems: DocPro
   if (types !== undefined && !(Array.isArray(types) && types.every((t) => typeof t === "string"))) at(["contextTypes"], "contextTypes must be a list of strings");
   if (!("expression" in v)) at([], "expression is required");
   else {
-    for (const p of validateRuleExpression(v.expression)) {
+    const invalid = validateRuleExpression(v.expression);
+    const found = invalid.length === 0 && models !== undefined ? checkRulePaths(v.expression, models) : invalid;
+    for (const p of found) {
       // Problem paths alternate operator and argument index (`and.1.var`), as the text nests.
       const path = p.path === "" ? [] : p.path.split(".").map((s) => (/^\d+$/.test(s) ? Number(s) : s));
       at(["expression", ...path], `expression${p.path ? ` at ${p.path}` : ""}: ${p.message}`);

@@ -82,7 +82,8 @@ export function CaseView(props: { contextId: string; query: URLSearchParams }) {
           <p class="muted">
             {d.context.type ?? "no type"} · {s ? `${s.records.total} records · ${s.evaluations.passed} passed · ${s.evaluations.failed} failed` : ""} · resolved <Time iso={d.context.resolvedAt} />
           </p>
-          <div class="case-grid">
+          {/* An open record or model takes the wider column: its tables need it more than the graph. */}
+          <div class={record || model ? "case-grid record-open" : "case-grid"}>
             <div>
               <Panel title="Record graph" id="graph">
                 <RecordGraph

@@ -7,11 +7,11 @@ import { useState } from "preact/hooks";
 import { currentEvaluation } from "../../../src/portable/workbench/trace/current-evaluation.js";
 import { sourcesOfPath } from "../../../src/portable/workbench/trace/input-sources.js";
 import { LineageReader } from "../../../src/portable/workbench/trace/lineage-reader.js";
-import { alignEvaluation, isStoredEvaluation } from "../../../src/portable/workbench/trace/trace-report.js";
+import { isStoredEvaluation } from "../../../src/portable/workbench/trace/trace-report.js";
 import { service } from "../api/service.js";
 import { ErrorNote, Loading, Outcome, Panel, State, Time, Value } from "../components/bits.js";
 import { InputLineage } from "../components/input-lineage.js";
-import { TraceTree } from "../components/trace-tree.js";
+import { EvaluationTrace } from "../components/evaluation-trace.js";
 import { loadCases } from "../data/cases.js";
 import { saveSnapshot } from "../data/snapshots.js";
 import { href, Link, setQuery } from "../router.js";
@@ -95,7 +95,7 @@ export function EvaluationView(props: { contextId: string; ruleId: string; query
           {e.evaluationTrace.error && <p class="error">Runtime error: {e.evaluationTrace.error}</p>}
           <div class="eval-grid">
             <Panel title="Trace" id="trace">
-              <TraceTree root={alignEvaluation(e.evaluationTrace)} label={`Trace of ${d.rule.name}`} onInput={(path) => setQuery({ input: path })} activeInput={input} />
+              <EvaluationTrace contextId={props.contextId} evaluation={e} version={version} label={`Trace of ${d.rule.name}`} onInput={(path) => setQuery({ input: path })} activeInput={input} />
             </Panel>
             <div>
               <Panel title="Inputs" id="inputs">

@@ -25,45 +25,47 @@ export function RecordPanel(props: { recordId: string; field: string | null; ver
           <p class="muted">
             <code>{e.recordId}</code> <State value={e.freshness} />
           </p>
-          <table class="grid compact" aria-label="Fields">
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">Value</th>
-                <th scope="col">From</th>
-                <th scope="col" class="num">Candidates</th>
-              </tr>
-            </thead>
-            <tbody>
-              {e.fields.map((f) => {
-                const open = props.field === f.field;
-                const winner = f.candidates.find((c) => c.picked);
-                return (
-                  <>
-                    <tr class={open ? "open" : ""} data-field={f.field}>
-                      <th scope="row">
-                        <button class="linkish" aria-expanded={open} onClick={() => setQuery({ field: open ? null : f.field })}>
-                          {f.field}
-                        </button>
-                      </th>
-                      <td>
-                        <Value value={f.value} />
-                      </td>
-                      <td title={winner ? `${winner.sourceType}, confidence ${winner.confidence}` : undefined}>{f.policy === "computed" ? "computed" : winner ? `${winner.sourceId} (${winner.confidence})` : "—"}</td>
-                      <td class="num">{f.candidates.filter((c) => c.candidate).length}</td>
-                    </tr>
-                    {open && (
-                      <tr class="detail">
-                        <td colSpan={4}>
-                          <FieldExplain field={f} />
+          <div class="table-scroll">
+            <table class="grid compact" aria-label="Fields">
+              <thead>
+                <tr>
+                  <th scope="col">Field</th>
+                  <th scope="col">Value</th>
+                  <th scope="col">From</th>
+                  <th scope="col" class="num">Candidates</th>
+                </tr>
+              </thead>
+              <tbody>
+                {e.fields.map((f) => {
+                  const open = props.field === f.field;
+                  const winner = f.candidates.find((c) => c.picked);
+                  return (
+                    <>
+                      <tr class={open ? "open" : ""} data-field={f.field}>
+                        <th scope="row">
+                          <button class="linkish" aria-expanded={open} onClick={() => setQuery({ field: open ? null : f.field })}>
+                            {f.field}
+                          </button>
+                        </th>
+                        <td>
+                          <Value value={f.value} />
                         </td>
+                        <td title={winner ? `${winner.sourceType}, confidence ${winner.confidence}` : undefined}>{f.policy === "computed" ? "computed" : winner ? `${winner.sourceId} (${winner.confidence})` : "—"}</td>
+                        <td class="num">{f.candidates.filter((c) => c.candidate).length}</td>
                       </tr>
-                    )}
-                  </>
-                );
-              })}
-            </tbody>
-          </table>
+                      {open && (
+                        <tr class="detail">
+                          <td colSpan={4}>
+                            <FieldExplain field={f} />
+                          </td>
+                        </tr>
+                      )}
+                    </>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </Panel>

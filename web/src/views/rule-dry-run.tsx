@@ -1,9 +1,8 @@
 /** The draft evaluated against the open case: nothing is saved (POST /v1/rules/evaluate). */
 import type { Context } from "../../../src/contract/schemas/index.js";
-import { alignEvaluation } from "../../../src/portable/workbench/trace/trace-report.js";
 import { service } from "../api/service.js";
 import { ErrorNote, Loading, Outcome, Panel } from "../components/bits.js";
-import { TraceTree } from "../components/trace-tree.js";
+import { EvaluationTrace } from "../components/evaluation-trace.js";
 import { href, navigate, setQuery } from "../router.js";
 import { useAsync } from "../util/use-async.js";
 
@@ -37,7 +36,7 @@ export function RuleDryRun(props: { ruleId: string; expression: unknown; context
             Draft outcome <Outcome outcome={r.outcome} /> <span class="muted">(nothing saved)</span>
           </p>
           {r.evaluationTrace.error && <p class="error">Runtime error: {r.evaluationTrace.error}</p>}
-          <TraceTree root={alignEvaluation(r.evaluationTrace)} label="Dry-run trace" onInput={(path) => navigate(href(`/cases/${props.contextId}/evaluations/${props.ruleId}`, { input: path }))} />
+          <EvaluationTrace contextId={props.contextId} evaluation={r} version={key} label="Dry-run trace" onInput={(path) => navigate(href(`/cases/${props.contextId}/evaluations/${props.ruleId}`, { input: path }))} />
         </div>
       )}
     </Panel>

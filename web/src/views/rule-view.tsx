@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Rule } from "../../../src/contract/schemas/index.js";
 import { service } from "../api/service.js";
+import { allModels } from "../../../src/portable/workbench/trace/lineage-reader.js";
 import { ErrorNote, Loading, State } from "../components/bits.js";
 import { loadCases } from "../data/cases.js";
 import { bodyOf, formatBody, parseRuleText, patchOf, type RuleFormat } from "../editor/rule-document.js";
@@ -42,10 +43,17 @@ function Workbench(props: { rule: Rule; onSaved(rule: Rule): void; caseId: strin
   const [replace, setReplace] = useState({ text: "", format: "yaml" as RuleFormat, n: 0 });
   const [saving, setSaving] = useState<{ error?: Error; done?: number }>({});
   const settled = useDebounced(text, 400);
-  const parsed = parseRuleText(text);
-  const draft = parseRuleText(settled).body;
+  // The models the expression's paths are checked against (as the service checks them on save).
+  const models = useAsync(() => allModels(service), []).data;
+  const parsed = parseRuleText(text, models);
+  const draft = parseRuleText(settled, models).body;
+  // While the document does not parse, the panels keep the last draft that did, marked stale.
+  const lastGood = useRef(draft ?? bodyOf(rule));
+  if (draft) lastGood.current = draft;
+  const runnable = draft ?? lastGood.current;
+  const stale = !draft || !parsed.body;
   const cases = useAsync(() => loadCases({}), []);
-  const types = draft?.contextTypes ?? rule.contextTypes;
+  const types = runnable.contextTypes;
   const applicable = (cases.data ?? []).filter((c) => types.length === 0 || (c.type !== null && types.includes(c.type)));
   const patch = parsed.body ? patchOf(rule, parsed.body) : {};
   const changed = Object.keys(patch).length > 0;
@@ -106,18 +114,24 @@ function Workbench(props: { rule: Rule; onSaved(rule: Rule): void; caseId: strin
           </p>
           <ErrorNote error={saving.error} />
         </section>
-        <div>
-          {draft ? (
-            <>
-              <RuleDryRun ruleId={rule.ruleId} expression={draft.expression} contextId={props.caseId} cases={applicable} version={String(rule.version)} />
-              <RuleImpact rule={rule} expression={draft.expression} contextTypes={draft.contextTypes} version={String(rule.version)} />
-            </>
-          ) : (
-            <p class="muted">Fix the document's problems to run the draft.</p>
+        <div class={stale ? "results stale" : "results"} aria-describedby={stale ? "stale-note" : undefined}>
+          {stale && (
+            <p id="stale-note" class="stale-note" role="status">
+              Stale: these results are of the last version of the document that parsed. Fix the document's problems to run the draft again.
+            </p>
           )}
+          <RuleDryRun ruleId={rule.ruleId} expression={runnable.expression} contextId={props.caseId} cases={applicable} version={String(rule.version)} />
+          <RuleImpact rule={rule} expression={runnable.expression} contextTypes={runnable.contextTypes} version={String(rule.version)} />
         </div>
       </div>
-      {draft && <RuleTests rule={rule} expression={draft.expression} />}
+      <div class={stale ? "results stale" : "results"}>
+        {stale && (
+          <p class="stale-note" role="status">
+            Stale: the tests ran on the last version of the document that parsed.
+          </p>
+        )}
+        <RuleTests rule={rule} expression={runnable.expression} />
+      </div>
     </>
   );
 }

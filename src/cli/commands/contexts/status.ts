@@ -15,7 +15,7 @@ export default defineCommand({
   async handler(args, ctx) {
     const service = await ctx.service();
     const id = await resolveRef(service, "context", args.context);
-    const need = moveNeed("context", args.context, args.status, async () => (await service.getContext(id)).status);
+    const need = moveNeed("context", args.context, id, args.status, async () => (await service.getContext(id)).status);
     renderContext(ctx.out, await withStatusCommands(need, () => service.setContextStatus(id, args.status)));
   },
 });

@@ -6,6 +6,7 @@ import { fileArg, outputArgs, waitArgs } from "../../core/shared-args.js";
 import { bulkExitCode, renderBulk, succeededData } from "../../render/bulk.js";
 import { renderContribution } from "../../render/evidence.js";
 import { contextIdsOf, drainPipeline } from "../../common/drain.js";
+import { evidenceNeed, withStatusCommands } from "../../common/lifecycle-hints.js";
 import { bulkItemsOf } from "../records/bulk-file.js";
 import { contributionArgs, contributionFlagValues, requireContributionFlags, withDefaults } from "./contribution-flags.js";
 
@@ -34,7 +35,12 @@ export default defineCommand({
     // Pairs add to the file's data and confidences rather than replacing them.
     if (values.data) body.data = { ...(base.data as object | undefined), ...values.data };
     if (values.fieldConfidences) body.fieldConfidences = { ...(base.fieldConfidences as object | undefined), ...values.fieldConfidences };
-    const contribution = await service.createContribution(body as never);
+    // A context named by --context that is not active: the error says so in the user's words, with the way back.
+    const contextId = values.contextId;
+    const contribution =
+      args.context !== undefined && typeof contextId === "string"
+        ? await withStatusCommands(evidenceNeed(args.context, contextId, () => service.getContext(contextId)), () => service.createContribution(body as never))
+        : await service.createContribution(body as never);
     await renderContribution(ctx.out, contribution);
     await drainPipeline(ctx, args, [contribution.contextId]);
   },

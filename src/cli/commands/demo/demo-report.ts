@@ -1,7 +1,7 @@
 import type { DdsService } from "../../../contract/service.js";
 import type { Evaluation, RuleCategory, RuleSeverity } from "../../../contract/schemas/index.js";
 import { RULE_SEVERITIES } from "../../../contract/constants.js";
-import { allPages } from "../../declarative/plan.js";
+import { allPages } from "../../../portable/workbench/trace/lineage-reader.js";
 import { mapLimit } from "../../../portable/map-limit.js";
 
 /** One row of the demo's context table. */

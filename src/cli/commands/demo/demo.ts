@@ -11,6 +11,7 @@ import { renderEvaluationTrace } from "../../workbench/trace/render-trace.js";
 import { waitForContexts } from "../wait/wait-contexts.js";
 import { buildDemoReport, type DemoReport } from "./demo-report.js";
 import { ddsctlCommand, shellWord } from "../../common/shell-quote.js";
+import { maxOf } from "../../../portable/arrays.js";
 
 
 async function renderReport(out: Output, report: DemoReport): Promise<void> {
@@ -96,7 +97,7 @@ export default defineCommand({
     if (out.options.json) return out.json(report);
     await renderReport(out, report);
     const hints = nextSteps(report, relative(process.cwd(), FIXTURES) || ".");
-    const width = Math.max(...hints.map(([c]) => c.length));
+    const width = maxOf(hints.map(([c]) => c.length));
     out.info(`\n${out.c.bold("next steps")}`);
     for (const [command, why] of hints) out.info(`  ${command.padEnd(width)}  ${out.c.dim(why)}`);
   },

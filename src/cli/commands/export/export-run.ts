@@ -1,8 +1,9 @@
 import type { ListQuery } from "../../../contract/list-query.js";
-import type { Context, DdsRecord, Model, Page } from "../../../contract/schemas/index.js";
+import type { Context, DdsRecord, Page } from "../../../contract/schemas/index.js";
 import type { DdsService } from "../../../contract/service.js";
 import type { NdjsonSink } from "../../ndjson/ndjson-sink.js";
 import { contextLine, contextRefOf, contributionLine, dependencyOrder, evaluationLine, modelLine, recordLine, ruleLine } from "./export-lines.js";
+import { allModels } from "../../../portable/workbench/trace/lineage-reader.js";
 
 /** Lines written, by kind, and contributions left out (their record was deleted). */
 export interface ExportCounts {
@@ -24,17 +25,6 @@ export async function* everyItem<T>(fetch: (q: ListQuery) => Promise<Page<T>>, q
     yield* page.data;
     cursor = page.hasNextPage && page.nextCursor ? page.nextCursor : undefined;
   } while (cursor);
-}
-
-async function allModels(service: DdsService): Promise<Model[]> {
-  const models: Model[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await service.listModels({ limit: 500, ...(cursor ? { cursor } : {}) });
-    models.push(...page.models);
-    cursor = page.hasNextPage && page.nextCursor ? page.nextCursor : undefined;
-  } while (cursor);
-  return models;
 }
 
 const pick = (data: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.filter((k) => k in data).map((k) => [k, data[k]]));

@@ -5,6 +5,7 @@ import type { LineMark } from "../../ndjson/line-ledger.js";
 import type { Reject, RejectsWriter } from "../../ndjson/rejects.js";
 import type { ImportOptions, ImportStart } from "./import-setup.js";
 import type { WindowWork } from "./window-work.js";
+import { pushAll } from "../../../portable/arrays.js";
 
 /** The counts of an import, as `--json` prints them (plus seconds and rate). */
 export interface ImportCounts {
@@ -106,12 +107,12 @@ export class ImportLedger {
     const plan = this.start.plan;
     // A plan rewrites the rejects file: the earlier rejects of lines left as they were come along.
     this.rejects.writeMerged(list, plan ? plan.prior.take(w.last, (line) => w.keepPrior.has(line)) : []);
-    if (this.firstRejects.length < 5) this.firstRejects.push(...list.slice(0, 5 - this.firstRejects.length));
+    if (this.firstRejects.length < 5) pushAll(this.firstRejects, list.slice(0, 5 - this.firstRejects.length));
     c.lines += w.lineCount;
     c.skipped += w.skipped + w.resumeSkipped;
     this.resumeSkipped += w.resumeSkipped;
     c.changed += w.changed.length;
-    if (this.firstChanged.length < 5) this.firstChanged.push(...w.changed.slice(0, 5 - this.firstChanged.length));
+    if (this.firstChanged.length < 5) pushAll(this.firstChanged, w.changed.slice(0, 5 - this.firstChanged.length));
     if (this.start.lineLedger) this.marks.push({ first: w.first, marks: w.marks() });
     c.failed += list.length;
     c.valid += w.valid;

@@ -16,7 +16,7 @@ export interface ImportOptions {
   kind: ImportKind;
   /** A path, or `-` for stdin. */
   input: string;
-  /** Where rejects go; undefined only for a dry run not asked to write them. */
+  /** Where rejects go (the command always names a file; undefined writes none). */
   rejects: string | undefined;
   /** Where the checkpoint goes; undefined: no checkpoint (stdin without --checkpoint, dry runs). */
   checkpoint: string | undefined;

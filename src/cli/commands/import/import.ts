@@ -41,8 +41,9 @@ function optionsOf(ctx: CommandContext, kind: ImportKind, input: string, flags: 
   return {
     kind,
     input,
-    // A dry run writes nothing unless asked: a real run's rejects file stays as it was.
-    rejects: flags.rejects ?? (dryRun ? undefined : stdin ? "import.rejects.ndjson" : `${input}.rejects.ndjson`),
+    // A dry run writes its rejects beside the real run's (same format), never over them: a
+    // checkpointed real run's rejects file must stay what its checkpoint says.
+    rejects: flags.rejects ?? `${stdin ? "import" : input}${dryRun ? ".dry-run" : ""}.rejects.ndjson`,
     checkpoint: dryRun ? undefined : (flags.checkpoint ?? (stdin ? undefined : `${input}.checkpoint.json`)),
     resume: flags.resume,
     maxErrors: integerFlag("--max-errors", flags.maxErrors, 0),
@@ -77,7 +78,7 @@ export default defineCommand({
   args: {
     kind: { type: "string", positional: true, required: true, choices: IMPORT_KINDS, description: "what each line is" },
     input: { type: "string", positional: true, required: true, placeholder: "file|-", complete: "file", description: "NDJSON input, one item per line (- reads stdin)" },
-    rejects: { type: "string", placeholder: "path", description: "where failed lines go, as {line, error, input} NDJSON (default <file>.rejects.ndjson, ./import.rejects.ndjson for stdin)" },
+    rejects: { type: "string", placeholder: "path", description: "where failed lines go, as {line, error, input} NDJSON (default <file>.rejects.ndjson, ./import.rejects.ndjson for stdin; with --dry-run <file>.dry-run.rejects.ndjson)" },
     resume: { type: "boolean", description: "skip the lines the checkpoint (<file>.checkpoint.json) records as done" },
     checkpoint: { type: "string", placeholder: "path", description: "checkpoint file (default <file>.checkpoint.json; stdin has none unless given)" },
     maxErrors: { type: "string", placeholder: "n", description: "stop once more than n lines have failed (exit 3)" },
@@ -100,8 +101,10 @@ export default defineCommand({
     const { runImport } = await import("./import-run.js");
     // Ctrl-C stops the import cleanly: batches in flight commit, the checkpoint follows.
     ctx.handleInterrupt();
-    const result = await runImport(service, opts, await progressBar(ctx.out));
+    const result = await runImport(service, opts, await progressBar(ctx.out, ctx.throttle));
     renderSummary(ctx.out, result, KINDS[kind], opts.dryRun);
+    const waits = ctx.throttle?.waits ?? 0;
+    if (waits > 0) ctx.out.info(`throttled: the server's rate limit held ${waits} request(s) back, each sent again with its Idempotency-Key when the server asked: nothing was applied twice`);
     if (result.interrupted) {
       const how = opts.checkpoint ? `continue with: ${resumeCommand(ctx.argv)}` : "nothing to resume from (no checkpoint): rerun it, replayed lines create nothing twice";
       ctx.out.notice(`interrupted after line ${result.counts.lines}; ${how}`);

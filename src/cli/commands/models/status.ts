@@ -19,7 +19,7 @@ export default defineCommand({
   async handler(args, ctx) {
     const service = await ctx.service();
     const id = await resolveRef(service, "model", args.model);
-    const need = moveNeed("model", args.model, args.status, async () => (await service.getModel(id)).status);
+    const need = moveNeed("model", args.model, id, args.status, async () => (await service.getModel(id)).status);
     await renderModel(ctx.out, await withStatusCommands(need, () => service.setModelStatus(id, args.status)));
   },
 });

@@ -4,6 +4,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { reportArgs } from "../../core/shared-args.js";
 import { resolveRefs } from "../../../portable/names/resolve-ref.js";
 import { durationFlag } from "../../common/duration-flag.js";
+import { contextList } from "../../common/context-labels.js";
 
 /** `ddsctl pipeline run [context...]`. */
 export default defineCommand({
@@ -25,12 +26,13 @@ export default defineCommand({
     if (result.pending.length > 0 && options.timeoutMs !== undefined) ctx.setExitCode(ExitCode.timeout);
     const { out } = ctx;
     if (out.options.json) return out.json(result);
-    // The contexts the user named are reported by those names.
-    const named = (list: string[]) => list.map((id) => typed.get(id) ?? id).join(", ");
+    // Contexts by the names the user gave them, else by their own names (ids stay in --json).
+    const list = async (ids: string[]) => (ids.length === 0 ? "-" : await contextList(service, ids, typed));
+    const count = (ids: string[]) => (args.contexts.length > 0 ? "" : `${ids.length} context(s): `);
     out.fields([
       ["passes", result.passes],
-      ["resolved", result.resolved.length > 0 ? out.c.green(named(result.resolved)) : "-"],
-      ["pending", result.pending.length > 0 ? out.c.yellow(named(result.pending)) : "-"],
+      ["resolved", result.resolved.length > 0 ? out.c.green(`${count(result.resolved)}${await list(result.resolved)}`) : "-"],
+      ["pending", result.pending.length > 0 ? out.c.yellow(`${count(result.pending)}${await list(result.pending)}`) : "-"],
     ]);
     if (result.pending.length > 0) out.info(out.c.dim("pending contexts are still computing, timed out, or not active (completed ones resolve once reopened; archived ones never)"));
   },

@@ -46,7 +46,7 @@ export default defineCommand({
     await out.table(flat, [
       { header: "RULE", get: (x) => x.rule.name },
       { header: "PATH", get: (x) => x.p?.path ?? "(reads nothing)" },
-      { header: "READS", get: (x) => x.p?.reads ?? "" },
+      { header: "READS", get: (x) => x.p?.reads ?? x.p?.problem ?? "" },
       { header: "KIND", get: (x) => x.p?.kind ?? "" },
       { header: "VIA", get: (x) => x.p?.via ?? "" },
       { header: "THROUGH", get: (x) => x.p?.through.join(" → ") ?? "" },

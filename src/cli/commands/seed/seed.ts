@@ -3,6 +3,7 @@ import { defineCommand } from "../../core/define-command.js";
 import { reportArgs } from "../../core/shared-args.js";
 import { durationFlag } from "../../common/duration-flag.js";
 import { unresolvableText, waitForContexts } from "../wait/wait-contexts.js";
+import { contextList } from "../../common/context-labels.js";
 
 /** `ddsctl seed <dir>`: apply, then wait until every declared context is resolved. */
 export default defineCommand({
@@ -50,7 +51,7 @@ export default defineCommand({
     }
     if (waited.unresolvable.length > 0) ctx.setExitCode(ExitCode.failure);
     else if (waited.pending.length > 0) {
-      out.warn(`timed out after ${flags.timeout}: ${waited.pending.length} context(s) still pending (${waited.pending.join(", ")})`);
+      out.warn(`timed out after ${flags.timeout}: ${waited.pending.length} context(s) still pending (${await contextList(service, waited.pending, named)})`);
       ctx.setExitCode(ExitCode.timeout);
     }
   },

@@ -1,4 +1,4 @@
-import { DELIVERY_STATUS_FILTERS } from "../../../contract/constants.js";
+import { DELIVERY_STATUSES } from "../../../contract/constants.js";
 import { defineCommand } from "../../core/define-command.js";
 import { filterExample } from "../../core/list-args.js";
 import { listArgs, refs } from "../../core/shared-args.js";
@@ -17,7 +17,13 @@ export default defineCommand({
   ],
   args: {
     webhook: refs.webhook,
-    status: { type: "string", placeholder: "status", choices: DELIVERY_STATUS_FILTERS, description: "only deliveries of this status: pending, succeeded or failed" },
+    status: {
+      type: "string",
+      placeholder: "status",
+      choices: DELIVERY_STATUSES,
+      explainInvalid: (value) => (value === "delivered" ? '"delivered" is called "succeeded" now.' : ""),
+      description: "only deliveries of this status: pending, succeeded or failed",
+    },
     ...listArgs("deliveries"),
   },
   async handler(args, ctx) {

@@ -3,6 +3,7 @@ import type { CandidateExplanation, FieldEvidence, RecordExplanation } from "../
 import type { TraceColors } from "../trace/render-trace.js";
 import { renderDependencyLines } from "../trace/render-trace-inputs.js";
 import { formatTraceValue } from "../../../portable/workbench/trace/trace-value.js";
+import { pushAll } from "../../../portable/arrays.js";
 
 const PLAIN: TraceColors = { green: (s) => s, red: (s) => s, dim: (s) => s };
 
@@ -23,7 +24,7 @@ export function fieldEvidenceLines(f: FieldEvidence, c: TraceColors = PLAIN): st
   const lines = [`${f.field} = ${formatTraceValue(f.value)}  ${c.dim(`(${settings.join(", ")}${count})`)}`];
   if (f.computed) {
     lines.push(`  expression ${JSON.stringify(f.computed.expression)}`);
-    for (const d of f.computed.reads) lines.push(...renderDependencyLines(d, "  ", c));
+    for (const d of f.computed.reads) pushAll(lines, renderDependencyLines(d, "  ", c));
     return lines;
   }
   if (f.candidates.length === 0) lines.push(`  ${c.dim("no contribution has this field")}`);

@@ -1,12 +1,17 @@
 import type { Output } from "../../output/output.js";
-import type { ImpactReport } from "../../../portable/workbench/rules-eval/impact.js";
+import type { ImpactReport, ImpactRow } from "../../../portable/workbench/rules-eval/impact.js";
 
 const outcomeWord = (o: boolean | null | undefined) => (o === true ? "PASS" : o === false ? "FAIL" : "?");
+
+/** The saved rule's outcome and where it came from (`beforeFrom` in --json). */
+const savedOutcome = (x: ImpactRow) =>
+  `${outcomeWord(x.before)} (${x.beforeFrom === "dry-run" ? "dry run: no stored evaluation" : "stored evaluation"})`;
 
 /**
  * `rules eval --all-contexts`: pass/fail counts over the contexts, and with `--against`
  * how many would flip each way, then the flipping contexts (and any that failed to
- * evaluate) as a table.
+ * evaluate) as a table: each with the saved rule's outcome there and where that came from,
+ * its stored evaluation or, where none is stored, a dry run of the saved rule.
  */
 export async function renderImpact(out: Output, r: ImpactReport, label: string): Promise<void> {
   const { c } = out;
@@ -21,10 +26,10 @@ export async function renderImpact(out: Output, r: ImpactReport, label: string):
       out.line();
       await out.table(flipped, [
         { header: "FLIP", get: (x) => x.flip, style: (t) => (t.endsWith("pass") ? c.green(t) : c.red(t)) },
-        { header: "CONTEXT ID", get: (x) => x.contextId },
         { header: "NAME", get: (x) => x.name ?? "" },
         { header: "TYPE", get: (x) => x.type ?? "" },
-        { header: "BEFORE FROM", get: (x) => x.beforeFrom },
+        { header: "SAVED RULE'S OUTCOME", get: (x) => savedOutcome(x) },
+        { header: "CONTEXT ID", get: (x) => x.contextId },
       ]);
     }
   }

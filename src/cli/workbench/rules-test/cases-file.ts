@@ -25,6 +25,7 @@ import { join } from "node:path";
 import { errors } from "../../../contract/errors.js";
 import { readDocument } from "../rule-source.js";
 import { CasesDocument, type Suite } from "../../../portable/workbench/rules-test/cases-schema.js";
+import { pushAll } from "../../../portable/arrays.js";
 
 /** A suite with the file it came from. */
 export interface LoadedSuite extends Suite {
@@ -68,7 +69,7 @@ export async function loadSuites(path: string): Promise<LoadedSuite[]> {
   const suites: LoadedSuite[] = [];
   for (const file of casesFilesUnder(path)) {
     const doc = await readDocument(undefined, file);
-    if (isCasesDocument(doc)) suites.push(...parseSuites(doc, file));
+    if (isCasesDocument(doc)) pushAll(suites, parseSuites(doc, file));
   }
   if (suites.length === 0) throw errors.usage(`${path} holds no cases files (JSON/YAML documents with a cases or suites key)`);
   return suites;

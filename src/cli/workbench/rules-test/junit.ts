@@ -4,6 +4,7 @@
  * expectations and the case's trace, and the suite's branch coverage as `<properties>`.
  */
 import type { CaseResult, SuiteResult, TestReport } from "./rules-test.js";
+import { pushAll } from "../../../portable/arrays.js";
 
 /** Escapes text for XML content and attribute values. */
 export function xmlEscape(text: string): string {
@@ -43,8 +44,8 @@ export function junitXml(report: TestReport, traceOf: (c: CaseResult) => string[
   for (const suite of report.suites) {
     const failures = suite.cases.filter((c) => !c.passed).length;
     lines.push(`  <testsuite${attrs([["name", suite.name], ["tests", suite.cases.length], ["failures", failures], ["errors", 0], ["skipped", 0], ["time", 0], ["file", suite.file]])}>`);
-    lines.push(...properties(suite));
-    for (const c of suite.cases) lines.push(...testcase(suite, c, traceOf));
+    pushAll(lines, properties(suite));
+    for (const c of suite.cases) pushAll(lines, testcase(suite, c, traceOf));
     lines.push("  </testsuite>");
   }
   lines.push("</testsuites>", "");

@@ -10,7 +10,8 @@ import type { DdsService } from "../../../contract/service.js";
 import { resolveRef } from "../../../portable/names/resolve-ref.js";
 import type { LoadedSuite } from "./cases-file.js";
 import { coverageOf, percentOf, type CoverageReport } from "../../../portable/workbench/rules-test/coverage.js";
-import { assertRuleExpression } from "../../../portable/workbench/rules-eval/local-eval.js";
+import { assertRuleExpression, assertRulePaths } from "../../../portable/workbench/rules-eval/local-eval.js";
+import { allModels } from "../../../portable/workbench/trace/lineage-reader.js";
 import { readRuleSource } from "../rule-source.js";
 import { runCase, type CaseResult } from "../../../portable/workbench/rules-test/rules-test-case.js";
 import { alignTrace } from "../../../portable/workbench/trace/trace-align.js";
@@ -60,6 +61,11 @@ export async function runSuite(suite: LoadedSuite, service: () => Promise<DdsSer
   try {
     loaded = await loadRule(suite, service);
     assertRuleExpression(loaded.expression);
+    // A suite that reads the service anyway checks the rule's paths against its models
+    // (a saved rule may read a field removed since); data-only suites stay offline.
+    if (typeof suite.rule === "string" || suite.cases.some((c) => c.data === undefined)) {
+      assertRulePaths(loaded.expression, await allModels(await service()));
+    }
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
     const name = suite.name ?? (typeof suite.rule === "string" ? suite.rule : `${basename(suite.file)}#${suite.index}`);

@@ -4,6 +4,7 @@ import { statusStyle } from "../../render/models.js";
 import { outcomeText, severityStyle } from "../../render/rules.js";
 import { renderTraceNodes, type ExplainMode } from "./render-trace.js";
 import { renderInputLines } from "./render-trace-inputs.js";
+import { elementLabels as elementLabelsOf } from "../../../portable/workbench/trace/element-records.js";
 
 /** Options of {@link renderTraceReport}. */
 export interface TraceReportOptions {
@@ -45,7 +46,8 @@ export function renderTraceReport(out: Output, report: TraceReport, options: Tra
   out.fields(headerOf(out, report, options));
   out.line();
   const root = alignEvaluation(trace);
-  for (const line of renderTraceNodes(root, { colors: out.c, explain: options.explain, paths: options.paths })) out.line(line);
+  const elementLabels = elementLabelsOf(root, report.inputs);
+  for (const line of renderTraceNodes(root, { colors: out.c, explain: options.explain, paths: options.paths, elementLabels })) out.line(line);
   if (report.inputs.length > 0) {
     out.line();
     out.line(out.c.dim("inputs:"));

@@ -31,6 +31,8 @@ export interface TraceRenderOptions {
   paths?: boolean;
   /** Array items shown per value before `… N more`. */
   maxItems?: number;
+  /** The record of each element sub-tree, by node key (`[2 Applicant applicantId=a3]`): see element-records.ts. */
+  elementLabels?: ReadonlyMap<string, string>;
 }
 
 const PLAIN: TraceColors = { green: (s) => s, red: (s) => s, dim: (s) => s };
@@ -56,7 +58,10 @@ function describe(node: TraceNode, c: TraceColors, o: TraceRenderOptions): strin
     text = `${step.op}${call} → ${fmt(step.result)}`;
     text = step.passed ? c.green(text) : c.red(text);
   }
-  if (node.element !== undefined) text = `${c.dim(`[${node.element}]`)} ${text}`;
+  if (node.element !== undefined) {
+    const record = o.elementLabels?.get(node.key);
+    text = `${c.dim(`[${node.element}${record ? ` ${record}` : ""}]`)} ${text}`;
+  }
   if (node.decided) text += `  ${(c.yellow ?? c.dim)(DECIDED_MARK)}`;
   if (o.paths) text += `  ${c.dim(`@${node.key}`)}`;
   return text;
@@ -88,7 +93,7 @@ export function effectiveExplainMode(root: TraceNode, mode: ExplainMode = "auto"
  * Renders an aligned trace as tree lines: one node per line with guides `├─ `, `└─ `,
  * `│  `; each node its op and value (`<= → false`), green when it passed and red when
  * it failed, `var` nodes with their path, literals dimmed, element sub-trees prefixed
- * with their index, and `◀ decided` on every node that decided its parent. Pure, so
+ * with their index (and their record, given `elementLabels`), and `◀ decided` on every node that decided its parent. Pure, so
  * tests golden it with plain colours.
  */
 export function renderTraceNodes(root: TraceNode, options: TraceRenderOptions = {}): string[] {

@@ -5,6 +5,7 @@
  */
 import type { CompiledField, CompiledModel } from "../../models/model-types.js";
 import { compareStrings } from "../../../portable/resolution/candidate.js";
+import { pushAll } from "../../../portable/arrays.js";
 
 /** A computed field with the model it belongs to. */
 export interface ComputedNode {
@@ -87,7 +88,7 @@ export function computedFieldOrder(models: readonly CompiledModel[]): ComputedOr
     for (const dep of field.computed?.deps ?? []) {
       if (dep.kind === "field") h.push(nodeKey(model.modelId, dep.fieldId));
       else if (dep.fieldId !== null) h.push(nodeKey(dep.targetModelId, dep.fieldId));
-      else s.push(...(byModel.get(dep.targetModelId) ?? []));
+      else pushAll(s, byModel.get(dep.targetModelId) ?? []);
     }
     hard.set(key, h.filter((k) => nodes.has(k)));
     soft.set(key, s.filter((k) => nodes.has(k)));

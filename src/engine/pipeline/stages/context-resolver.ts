@@ -10,6 +10,21 @@ import { createLinkGraph, type LinkGraph } from "./link-graph.js";
 import { createModelIndex, type ModelIndex, type ModelInfo } from "./model-index.js";
 import { compareRecordAge, hasOwn } from "./record-order.js";
 import { relationshipValue, type RecordReader } from "./record-resolver.js";
+import { rulePathProblem, type RulePathModel } from "../../../portable/rule-paths.js";
+import { pushAll } from "../../../portable/arrays.js";
+
+/**
+ * The pass's models as rule paths are checked against (the compiled models: what the
+ * pass reads), built at the first read of a pass.
+ */
+function pathModels(models: ModelIndex): RulePathModel[] {
+  return [...models.byId.values()].map(({ model }) => ({
+    modelId: model.modelId,
+    name: model.name,
+    fields: model.fields,
+    relationships: model.relationships.map((r) => ({ name: r.name, target: r.targetModelId })),
+  }));
+}
 
 /** Walks `segments` into JSON through own properties only; undefined when absent. */
 function walkOwn(value: unknown, segments: readonly string[]): unknown {
@@ -55,7 +70,7 @@ function modelValue(info: ModelInfo, rest: readonly string[], snap: Snapshot): u
   const out: unknown[] = [];
   for (const r of records) {
     const value = through(r);
-    if (Array.isArray(value)) out.push(...value);
+    if (Array.isArray(value)) pushAll(out, value);
     else if (value !== undefined) out.push(value);
   }
   return out;
@@ -68,8 +83,11 @@ function modelValue(info: ModelInfo, rest: readonly string[], snap: Snapshot): u
  * the links (flattened over source records for identity models). `context` paths read
  * the context and walk into `metadata`; `context` is reserved and shadows a model of that
  * name. Model names are case-sensitive. A path with a `__proto__`, `constructor` or
- * `prototype` segment gives null; any other unknown path or absent value gives undefined,
- * which `var` turns into null (or its default). `""` gives the whole context.
+ * `prototype` segment gives null; an absent value gives undefined, which `var` turns into
+ * null (or its default). A path that names nothing the models have (a field removed or
+ * renamed away since the rule was saved, a model never activated) throws, saying what the
+ * model has, so the evaluation fails with that `error` rather than reading null. `""`
+ * gives the whole context.
  */
 export function createContextResolver(
   input: Pick<PassInput, "context" | "models" | "records">,
@@ -101,6 +119,14 @@ export function createContextResolver(
       },
     },
   };
+  // Each distinct path is checked once a pass: unknown ones keep their message.
+  let known: RulePathModel[] | undefined;
+  const checked = new Map<string, string | undefined>();
+  const check = (path: string): void => {
+    let problem = checked.get(path);
+    if (!checked.has(path)) checked.set(path, (problem = rulePathProblem((known ??= pathModels(snap.models)), path)));
+    if (problem !== undefined) throw new Error(problem);
+  };
   const get = (path: string): unknown => {
     if (path === "") {
       const whole: Record<string, unknown> = {};
@@ -111,6 +137,7 @@ export function createContextResolver(
     }
     const segments = path.split(".");
     if (segments.some((s) => FORBIDDEN_SEGMENTS.has(s))) return null;
+    check(path);
     const [head, ...rest] = segments;
     if (head === "context") return contextValue(input.context, rest);
     const info = snap.models.byName.get(head);

@@ -1,4 +1,5 @@
-import postgres from "postgres";
+import { connectPg } from "./pg-connect.js";
+import type { PgTarget } from "./pg-target.js";
 import { backoffMs, RECONNECT_BACKOFF } from "../../../util/backoff.js";
 import { READ_ONLY, reasonOf, TOO_MANY_CONNECTIONS } from "../db-errors.js";
 
@@ -31,8 +32,8 @@ export interface AvailabilityEvents {
  * only a writable server answers `off` to. A server refusing for load (too many
  * connections) is up: the pool's own connections may still work.
  */
-async function probe(url: string, settings: Record<string, string>): Promise<void> {
-  const sql = postgres(url, { max: 1, connect_timeout: PROBE_TIMEOUT_S, fetch_types: false, idle_timeout: 1, onnotice: () => undefined, connection: settings });
+async function probe(target: PgTarget): Promise<void> {
+  const sql = connectPg(target, { max: 1, fixedConnectTimeoutS: PROBE_TIMEOUT_S, driver: { fetch_types: false, idle_timeout: 1 } });
   let timer: NodeJS.Timeout | undefined;
   try {
     const answer = sql.unsafe<{ ro: string }[]>("SELECT current_setting('transaction_read_only') AS ro");
@@ -53,9 +54,9 @@ async function probe(url: string, settings: Record<string, string>): Promise<voi
  * Watches a node's database: a suspicious failure starts a probe; a failed probe marks the
  * database down (the store refuses requests at once, with 503, instead of letting each
  * one find out) and probing goes on with a jittered, capped back-off until one succeeds.
- * `settings` are the session settings the pool's connections carry (application_name).
+ * Its probes connect to `target` as the pool's connections do.
  */
-export function createAvailability(url: string, settings: Record<string, string>, events: AvailabilityEvents): Availability {
+export function createAvailability(target: PgTarget, events: AvailabilityEvents): Availability {
   let down = false;
   let reason = "";
   let since = 0;
@@ -66,7 +67,7 @@ export function createAvailability(url: string, settings: Record<string, string>
   const round = async (attempt: number): Promise<void> => {
     if (closed) return;
     try {
-      await probe(url, settings);
+      await probe(target);
     } catch (err) {
       if (closed) return;
       if (!down) {

@@ -18,6 +18,7 @@ export const postgresDialect: Dialect = {
   forKeyShare: "FOR KEY SHARE",
   // Not FOR UPDATE: a context a bulk is writing evidence into (FOR KEY SHARE) stays claimable.
   skipLocked: "FOR NO KEY UPDATE SKIP LOCKED",
+  sortOnly: (expr) => expr,
   // NULL matches nothing: a malformed id finds nothing (the uuid type would refuse it).
   uuid: (id) => (isUuidText(id) ? id.toLowerCase() : null),
   time: (t) => (t === null || t === undefined ? null : typeof t === "number" ? new Date(t).toISOString() : t),

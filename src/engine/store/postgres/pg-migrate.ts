@@ -1,5 +1,5 @@
 import type postgres from "postgres";
-import { DdsError } from "../../../contract/errors.js";
+import { DdsError, errors } from "../../../contract/errors.js";
 import type { OnMigrationProgress } from "../migration-progress.js";
 import { schemaSql } from "../schema/ddl.js";
 import { TABLES } from "../schema/tables.js";
@@ -27,7 +27,7 @@ export async function migratePostgres(client: postgres.Sql, location: string, ap
   const known = MIGRATIONS.length;
   const applied = await appliedMigrations(client);
   if (applied > known) {
-    throw new DdsError("unavailable", `database ${location} has schema version ${applied}, newer than this ddsctl supports (${known}); upgrade ddsctl`);
+    throw errors.schemaTooNew(location, applied, known);
   }
   if (applied === known) return 0;
   if (!apply) {
@@ -39,7 +39,7 @@ export async function migratePostgres(client: postgres.Sql, location: string, ap
     // Re-read under the lock: another node may have migrated meanwhile.
     const [row] = await tx.unsafe("SELECT version FROM dds_schema");
     const now = row ? Number(row.version) : 0;
-    if (now > known) throw new DdsError("unavailable", `database ${location} has schema version ${now}, newer than this ddsctl supports (${known}); upgrade ddsctl`);
+    if (now > known) throw errors.schemaTooNew(location, now, known);
     if (now === 0) {
       // A new database: the declared schema at once, and the key that signs list cursors
       // (random per database, from PostgreSQL's strong random source, so every node signs alike).

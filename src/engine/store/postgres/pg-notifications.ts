@@ -1,4 +1,6 @@
-import postgres from "postgres";
+import type postgres from "postgres";
+import { connectPg } from "./pg-connect.js";
+import type { PgTarget } from "./pg-target.js";
 import { backoffMs, RECONNECT_BACKOFF } from "../../../util/backoff.js";
 import type { Signal } from "../sql.js";
 import { createClaimMarks } from "./pg-claim-marks.js";
@@ -19,7 +21,7 @@ import { CHANNEL, type Announcement, type CommitSink } from "./pg-sql.js";
  * The same session holds the node's claim marks (`marks`, see pg-claim-marks.ts): it lives
  * as long as the node and is replaced, marks and all, whenever it is lost.
  */
-export function createNotifications(url: string, connection: Record<string, string> = {}): CommitSink & {
+export function createNotifications(target: PgTarget, defaults: Record<string, string> = {}): CommitSink & {
   start(): Promise<void>;
   stamp(): string;
   on(signal: Signal, fn: () => void): () => void;
@@ -51,14 +53,10 @@ export function createNotifications(url: string, connection: Record<string, stri
   // which this store must see to stop caching; the options exist at run time, not in the
   // driver's types, hence the cast.
   const open = (): postgres.Sql => {
-    const options = {
-      max: 1,
+    const driver = {
       idle_timeout: undefined,
       max_lifetime: null,
-      connect_timeout: 10,
       fetch_types: false,
-      onnotice: () => undefined,
-      connection,
       onnotify: (channel: string, payload: string) => {
         if (channel === CHANNEL) hear(payload);
       },
@@ -70,7 +68,7 @@ export function createNotifications(url: string, connection: Record<string, stri
         if (!closed) schedule();
       },
     };
-    const made = postgres(url, options as postgres.Options<Record<string, never>>);
+    const made = connectPg(target, { max: 1, defaults, driver });
     return made;
   };
   let client = open();

@@ -1,10 +1,12 @@
-import postgres from "postgres";
+import type postgres from "postgres";
 import { errors } from "../../../contract/errors.js";
 import { asDatabaseUnavailable, isConnectionLost, isReadOnlyServer } from "../db-errors.js";
 import { publishEngineEvent } from "../../events.js";
 import { createAvailability, type Availability } from "./pg-availability.js";
 import { createPermits } from "./pg-permits.js";
-import { DEFAULT_POOL_SIZE, DEFAULT_POOL_TIMEOUT_S, parsePgUrl } from "./pg-url.js";
+import { DEFAULT_POOL_SIZE, DEFAULT_POOL_TIMEOUT_S } from "./pg-url.js";
+import { connectPg } from "./pg-connect.js";
+import { resolvePgTarget, type PgTarget } from "./pg-target.js";
 import { PG_TYPES } from "./pg-types.js";
 import type { PoolStats } from "../store.js";
 
@@ -12,7 +14,7 @@ import type { PoolStats } from "../store.js";
 export interface PgPoolOptions {
   /** Connections (default: the URL's pool_size, else DDS_DB_POOL, else 10). */
   size?: number;
-  /** Read for `DDS_DB_POOL` and `PGAPPNAME`. */
+  /** Read for `DDS_DB_POOL` and libpq's `PG*` variables (pg-target.ts). */
   env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -30,18 +32,13 @@ const POOL_SETTINGS: Record<string, string> = { TimeZone: "UTC" };
 const STALL_MS = 5000;
 
 /** Creates one driver client (a pool of `max` connections) with ddsctl's settings. */
-function createClient(url: string, max: number, connection: Record<string, string>): postgres.Sql {
-  const { params } = parsePgUrl(url);
-  return postgres(url, {
+function createClient(target: PgTarget, max: number): postgres.Sql {
+  return connectPg(target, {
     max,
-    // The URL's connect_timeout (seconds, as libpq reads it) wins.
-    ...(params.has("connect_timeout") ? {} : { connect_timeout: 10 }),
-    idle_timeout: 60,
-    onnotice: () => undefined,
-    connection,
+    defaults: SESSION_SETTINGS,
+    fixed: POOL_SETTINGS,
     // Undefined parameters bind as NULL, as they do on SQLite.
-    transform: { undefined: null },
-    types: PG_TYPES,
+    driver: { idle_timeout: 60, transform: { undefined: null }, types: PG_TYPES },
   });
 }
 
@@ -59,22 +56,22 @@ function createClient(url: string, max: number, connection: Record<string, strin
  *   connections were made before a failover.
  */
 export function createPgPool(url: string, location: string, options: PgPoolOptions = {}) {
-  const settings = parsePgUrl(url);
-  const size = options.size ?? settings.poolSize ?? (Number(options.env?.DDS_DB_POOL) || DEFAULT_POOL_SIZE);
-  const waitMs = settings.poolTimeoutMs ?? DEFAULT_POOL_TIMEOUT_S * 1000;
-  const connection: Record<string, string> = { application_name: options.env?.PGAPPNAME ?? "ddsctl", ...POOL_SETTINGS, ...SESSION_SETTINGS };
-  let client = createClient(settings.driverUrl, size, connection);
+  const target = resolvePgTarget(url, options.env);
+  const size = options.size ?? target.poolSize ?? (Number(options.env?.DDS_DB_POOL) || DEFAULT_POOL_SIZE);
+  const waitMs = target.poolTimeoutMs ?? DEFAULT_POOL_TIMEOUT_S * 1000;
+  let client = createClient(target, size);
   const permits = createPermits(size);
   const resets = new Set<() => void>();
+  const observers = new Set<(seconds: number, failed: boolean) => void>();
 
   /** Drops every connection of the current client (their statements fail) and starts a new one. */
   const reset = (from: postgres.Sql = client) => {
     if (from !== client) return;
-    client = createClient(settings.driverUrl, size, connection);
+    client = createClient(target, size);
     void from.end({ timeout: 0 }).catch(() => undefined);
     for (const fn of resets) fn();
   };
-  const availability: Availability = createAvailability(settings.driverUrl, { application_name: connection.application_name }, {
+  const availability: Availability = createAvailability(target, {
     // One line each in serve's log (engine events), however many requests were refused.
     onDown(reason) {
       reset();
@@ -120,11 +117,15 @@ export function createPgPool(url: string, location: string, options: PgPoolOptio
         availability.suspect();
         throw errors.databaseUnavailable(`all ${size} connections of this node to ${location} stayed busy for ${waitMs / 1000} s; retry shortly`, 1);
       }
+      const started = observers.size > 0 ? performance.now() : 0;
+      let failed = true;
       try {
         for (let attempt = 1; ; attempt++) {
           const from = client;
           try {
-            return await fn(from);
+            const result = await fn(from);
+            failed = false;
+            return result;
           } catch (err) {
             // Nothing commits on a read-only server: the whole operation runs again on new connections.
             if (isReadOnlyServer(err) && attempt < 3) {
@@ -136,10 +137,18 @@ export function createPgPool(url: string, location: string, options: PgPoolOptio
         }
       } finally {
         permit.release();
+        if (started > 0) for (const observe of observers) observe((performance.now() - started) / 1000, failed);
       }
     },
+    /** Calls `fn` after each operation run by `use` (the metrics' query time); returns the unsubscribe function. */
+    observe(fn: (seconds: number, failed: boolean) => void): () => void {
+      observers.add(fn);
+      return () => void observers.delete(fn);
+    },
+    /** Where the pool connects (the notification listener connects there too). */
+    target,
     /** A client of one connection with the pool's settings, outside its slots (the node's key marks). */
-    single: () => createClient(settings.driverUrl, 1, connection),
+    single: () => createClient(target, 1),
     /** Calls `fn` after each reset: whoever holds a connection of the old client lets it go. */
     onReset(fn: () => void): void {
       resets.add(fn);

@@ -26,13 +26,16 @@ export interface StaleMarks {
 // they are left alone. A stale context has no pass in flight (a claim makes it computing
 // and reads its version then), so a further bump would only weigh in the claim order, and
 // every row version a transaction adds to a context costs the next statements that read it.
+// stale_since is the database's now(): the statement may run at COMMIT, its parameters
+// integer arrays written into its text (PgTx.atCommit).
 const MARK_STALE = `WITH locked AS (
     SELECT id, freshness FROM contexts
     WHERE id = ANY(?::bigint[]) AND deleted_at IS NULL AND status != 'archived'
     ORDER BY id FOR NO KEY UPDATE
   )
   UPDATE contexts c SET evidence_version = c.evidence_version + 1,
-    freshness = CASE WHEN c.freshness = 'computing' THEN 'computing' ELSE 'stale' END
+    freshness = CASE WHEN c.freshness = 'computing' THEN 'computing' ELSE 'stale' END,
+    stale_since = CASE WHEN l.freshness = 'resolved' THEN now() ELSE c.stale_since END
   FROM locked l WHERE c.id = l.id AND NOT (l.freshness = 'stale' AND l.id = ANY(?::bigint[]))
   RETURNING c.id AS key, c.uuid AS "contextId", (SELECT name FROM workspaces w WHERE w.id = c.workspace_id) AS workspace,
     l.freshness = 'resolved' AS turned, c.evidence_version AS version`;

@@ -1,9 +1,9 @@
 import { DdsError, errors } from "../../../contract/errors.js";
-import { asDatabaseUnavailable, reasonOf } from "../db-errors.js";
+import { asDatabaseUnavailable, isLoginRefused, isPasswordRefused, reasonOf } from "../db-errors.js";
 import type { Signal } from "../sql.js";
 import type { OnMigrationProgress } from "../migration-progress.js";
 import type { Store } from "../store.js";
-import { redactUrl } from "../location.js";
+import { displayPgUrl } from "../location.js";
 import { createKeyLocks } from "./pg-key-locks.js";
 import { pgIngest } from "./pg-ingest.js";
 import { pgPasses } from "./pg-pass.js";
@@ -16,7 +16,7 @@ import { pgMarkStale, pgMarkStaleAtCommit } from "./pg-stale.js";
 import { createAnalyzer } from "./pg-analyze.js";
 import { setClaimSession } from "../claim-session.js";
 import { createPgWriteGroups } from "./pg-write-group.js";
-import { parsePgUrl } from "./pg-url.js";
+import type { PgTarget } from "./pg-target.js";
 
 
 /** Options of the PostgreSQL store. */
@@ -25,7 +25,7 @@ export interface PostgresStoreOptions {
   migrate?: boolean;
   /** Connections in the pool (default: the URL's pool_size, else DDS_DB_POOL, else 10). */
   poolSize?: number;
-  /** Read for `DDS_DB_POOL` and `PGAPPNAME` (the application's environment; none read otherwise). */
+  /** Read for `DDS_DB_POOL` and libpq's `PG*` variables (the application's environment; none read otherwise). */
   env?: Readonly<Record<string, string | undefined>>;
   /** Told how a long upgrade of an earlier release's database advances. */
   onMigrationProgress?: OnMigrationProgress;
@@ -42,9 +42,16 @@ const LISTENER_SETTINGS: Record<string, string> = { tcp_keepalives_idle: "2", tc
 /** How long `ping` (readiness) waits for the database. */
 const PING_MS = 2000;
 
-/** The error of a database that cannot be opened: a 503 when it may come (serve waits for it), else as it is. */
-function openFailure(err: unknown, location: string): DdsError {
+/**
+ * The error of a database that cannot be opened: a 503 when it may come (serve waits for
+ * it), a refused login (exit 7, saying where the password came from), else as it is.
+ */
+function openFailure(err: unknown, location: string, target: PgTarget): DdsError {
   if (err instanceof DdsError) return err;
+  if (isLoginRefused(err)) {
+    const note = isPasswordRefused(err) ? target.passwordNote() : undefined;
+    return errors.loginRefused(location, `${reasonOf(err)}${note ? ` (${note})` : ""}`);
+  }
   const unavailable = asDatabaseUnavailable(err);
   if (unavailable) return errors.databaseUnavailable(`cannot open database ${location}: ${reasonOf(err)}`, unavailable.retryAfter);
   return new DdsError("unavailable", `cannot open database ${location}: ${(err as Error).message}`);
@@ -57,17 +64,17 @@ function openFailure(err: unknown, location: string): DdsError {
  * that cannot be reached fails with `database_unavailable` (exit 6, HTTP 503).
  */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
-  const location = redactUrl(url);
+  const location = displayPgUrl(url, options.env);
   const pool = createPgPool(url, location, { size: options.poolSize, env: options.env });
   let notifications: ReturnType<typeof createNotifications> | undefined;
   try {
     await migratePostgres(pool.client, location, options.migrate ?? true, options.onMigrationProgress);
-    notifications = createNotifications(parsePgUrl(url).driverUrl, { application_name: options.env?.PGAPPNAME ?? "ddsctl", ...SESSION_SETTINGS, ...LISTENER_SETTINGS });
+    notifications = createNotifications(pool.target, { ...SESSION_SETTINGS, ...LISTENER_SETTINGS });
     await notifications.start();
   } catch (err) {
     await notifications?.close().catch(() => undefined);
     await pool.end().catch(() => undefined);
-    throw openFailure(err, location);
+    throw openFailure(err, location, pool.target);
   }
   const listener = notifications;
   const groups = createPgWriteGroups(pool, listener, createAnalyzer(pool));
@@ -94,6 +101,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     lockKeyAndRead: (workspace, key, read) => keyLocks.lockAndRead(workspace, key, read),
     reachable: () => !pool.availability.down,
     poolStats: () => pool.stats(),
+    observeQueries: (fn) => pool.observe(fn),
     async ping() {
       // A stuck network must not hang a readiness check for the driver's whole connect timeout.
       let timer: NodeJS.Timeout | undefined;
@@ -118,14 +126,19 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 }
 
 /** The schema of a PostgreSQL database: its version, this ddsctl's latest, and (with `apply`) the migrations applied now. */
-export async function postgresSchema(url: string, apply: boolean, onMigrationProgress?: OnMigrationProgress): Promise<{ version: number; latest: number; applied: number }> {
-  const location = redactUrl(url);
-  const pool = createPgPool(url, location, { size: 1 });
+export async function postgresSchema(
+  url: string,
+  apply: boolean,
+  onMigrationProgress?: OnMigrationProgress,
+  env?: PostgresStoreOptions["env"],
+): Promise<{ version: number; latest: number; applied: number }> {
+  const location = displayPgUrl(url, env);
+  const pool = createPgPool(url, location, { size: 1, env });
   try {
     const applied = apply ? await migratePostgres(pool.client, location, true, onMigrationProgress) : 0;
     return { version: await appliedMigrations(pool.client), latest: MIGRATIONS.length, applied };
   } catch (err) {
-    throw openFailure(err, location);
+    throw openFailure(err, location, pool.target);
   } finally {
     await pool.end().catch(() => undefined);
   }

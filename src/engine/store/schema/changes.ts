@@ -1,4 +1,4 @@
-import { columnType, createIndexSql, defaultLiteral, type Engine } from "./ddl.js";
+import { columnType, createIndexSql, createTableSql, defaultLiteral, indexesOn, type Engine } from "./ddl.js";
 import { TABLES } from "./tables.js";
 
 /**
@@ -17,6 +17,7 @@ export type SchemaStep =
   | { addColumn: { table: string; column: string } }
   | { createIndex: { table: string; index: string } }
   | { dropIndex: string }
+  | { createTable: string }
   | { sql: Record<Engine, string> };
 
 /** A migration shared by both engines. */
@@ -40,6 +41,37 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
       { createIndex: { table: "records", index: "records_changed" } },
     ],
   },
+  {
+    // Rate limits: a workspace's and a token's own limit (NULL: the server's default), and
+    // the budgets the nodes on PostgreSQL share. Nothing to fill in: an upgraded database
+    // has every workspace and token on the defaults, and every budget full.
+    name: "rate-limits",
+    steps: [
+      { addColumn: { table: "workspaces", column: "rate_limit" } },
+      { addColumn: { table: "tokens", column: "rate_limit" } },
+      { createTable: "rate_budgets" },
+    ],
+  },
+  {
+    // Tokens that expire (`tokens create --expires-in 90d`). Tokens made before keep NULL:
+    // they never expire, as when they were made.
+    name: "token-expiry",
+    steps: [{ addColumn: { table: "tokens", column: "expires_at" } }],
+  },
+  {
+    // When a context turned stale, for the age of the oldest one (a metric). Contexts stale
+    // at the upgrade have waited since then at least: they get its time.
+    name: "stale-since",
+    steps: [
+      { addColumn: { table: "contexts", column: "stale_since" } },
+      {
+        sql: {
+          sqlite: "UPDATE contexts SET stale_since = CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) WHERE freshness <> 'resolved';",
+          postgres: "UPDATE contexts SET stale_since = now() WHERE freshness <> 'resolved';",
+        },
+      },
+    ],
+  },
 ];
 
 const tableOf = (name: string) => {
@@ -52,6 +84,10 @@ const tableOf = (name: string) => {
 export function stepSql(engine: Engine, step: SchemaStep): string {
   if ("sql" in step) return step.sql[engine];
   if ("dropIndex" in step) return `DROP INDEX ${step.dropIndex};`;
+  if ("createTable" in step) {
+    const table = tableOf(step.createTable);
+    return [createTableSql(engine, table), ...indexesOn(engine, table).map((i) => createIndexSql(table, i))].join("\n");
+  }
   if ("createIndex" in step) {
     const table = tableOf(step.createIndex.table);
     const index = table.indexes.find((i) => i.name === step.createIndex.index);

@@ -29,6 +29,8 @@ export const workspaces: Table = {
     id: c.key(),
     name: c.text({ notNull: true }),
     created_at: c.time({ notNull: true }),
+    // The workspace's own rate limit (`50000/s`, `off`); NULL: the server's default.
+    rate_limit: c.text(),
   },
   indexes: [{ name: "workspaces_name", columns: ["name"], unique: true, serves: "a workspace by name (every engine and token resolves its workspace once)" }],
 };
@@ -81,7 +83,7 @@ export const fields: Table = {
 
 export const contexts: Table = {
   name: "contexts",
-  doc: "A decisioning context, with its pipeline state (freshness, evidence version, claim).",
+  doc: "A decisioning context, with its pipeline state (freshness, evidence version, claim). `stale_since`: when it last turned stale, NULL while resolved (set to the upgrade's time for contexts stale when the column came).",
   columns: {
     id: c.key(),
     uuid: c.uuid({ notNull: true }),
@@ -105,6 +107,9 @@ export const contexts: Table = {
     created_at: c.time({ notNull: true }),
     updated_at: c.time({ notNull: true }),
     resolved_at: c.time(),
+    // When it last turned stale (resolved → stale); NULL while resolved. How long the
+    // oldest stale context has waited (a metric) is read from it.
+    stale_since: c.time(),
     deleted_at: c.time(),
   },
   indexes: [
@@ -270,7 +275,7 @@ export const evaluations: Table = {
 
 export const tokens: Table = {
   name: "tokens",
-  doc: "An API token: only its SHA-256 is stored.",
+  doc: "An API token: only its SHA-256 is stored. `expires_at` NULL: it never expires (every token made before expiry existed).",
   columns: {
     id: c.key(),
     uuid: c.uuid({ notNull: true }),
@@ -281,6 +286,9 @@ export const tokens: Table = {
     created_at: c.time({ notNull: true }),
     last_used_at: c.time(),
     revoked_at: c.time(),
+    // The token's own rate limit (`1000/min`, `off`); NULL: the server's default.
+    rate_limit: c.text(),
+    expires_at: c.time(),
   },
   indexes: [
     { name: "tokens_uuid", columns: ["uuid"], unique: true, serves: "a token by id (revoke)" },
@@ -372,6 +380,19 @@ export const settings: Table = {
   indexes: [],
 };
 
+export const rateBudgets: Table = {
+  name: "rate_budgets",
+  doc: "A rate limit's budget shared by the nodes on PostgreSQL, one per workspace (`w:<name>`) and token (`t:<tokenId>`) that made a request: the units it owes (in millionths) as of a time of the database's clock (microseconds since the epoch), paid back continuously at its limit's rate, and the units its last statement granted. Bookkeeping only, never announced as a change; SQLite's single node keeps budgets in memory and leaves it empty.",
+  columns: {
+    key: c.text({ notNull: true }),
+    debt_mu: c.bigint({ notNull: true }),
+    at_us: c.bigint({ notNull: true }),
+    granted: c.bigint({ notNull: true, default: 0 }),
+  },
+  primaryKey: ["key"],
+  indexes: [],
+};
+
 /** Every table, in the order they are created (a table after those it refers to). */
 export const TABLES: readonly Table[] = [
   workspaces,
@@ -389,4 +410,5 @@ export const TABLES: readonly Table[] = [
   webhooks,
   webhookDeliveries,
   settings,
+  rateBudgets,
 ];

@@ -18,6 +18,7 @@ export const sqliteDialect: Dialect = {
   forNoKeyUpdate: "",
   forKeyShare: "",
   skipLocked: "",
+  sortOnly: (expr) => `+${expr}`,
   // An empty blob equals no UUID: a malformed id finds nothing, as an unknown one.
   uuid: (id) => (id === null || id === undefined ? null : (uuidBytes(id) ?? Buffer.alloc(0))),
   time: (t) => (t === null || t === undefined ? null : epochMs(t)),

@@ -1,4 +1,5 @@
 import type { Sql } from "../sql.js";
+import { pushAll } from "../../../portable/arrays.js";
 
 /** The contexts the open write group has marked stale. */
 function groupBumped(memo: Map<string, unknown>): Set<number> {
@@ -28,18 +29,20 @@ export async function sqliteMarkStale(db: Sql, contextKeys: Iterable<number>, re
   for (let i = 0; i < keys.length; i += CHUNK) {
     const chunk = keys.slice(i, i + CHUNK);
     const live = `id IN (${chunk.map(() => "?").join(",")}) AND deleted_at IS NULL AND status != 'archived'`;
-    turned.push(
-      ...(await db.all<{ contextId: string; workspace: string }>(
+    pushAll(
+      turned,
+      await db.all<{ contextId: string; workspace: string }>(
         `SELECT uuid AS "contextId", (SELECT name FROM workspaces w WHERE w.id = contexts.workspace_id) AS workspace FROM contexts
          WHERE ${live} AND freshness = 'resolved' ORDER BY uuid`,
         chunk,
-      )),
+      ),
     );
     await db.run(
       `UPDATE contexts SET evidence_version = evidence_version + 1,
-         freshness = CASE WHEN freshness = 'computing' THEN 'computing' ELSE 'stale' END
+         freshness = CASE WHEN freshness = 'computing' THEN 'computing' ELSE 'stale' END,
+         stale_since = CASE WHEN freshness = 'resolved' THEN ? ELSE stale_since END
        WHERE ${live}`,
-      chunk,
+      [db.dialect.time(Date.now()), ...chunk],
     );
   }
   await stampRecords(db, recordKeys);

@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import { openSqliteFile } from "./open-file.js";
 import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import { DdsError } from "../../../contract/errors.js";
+import { DdsError, errors } from "../../../contract/errors.js";
 import type { WriteGroup } from "../store.js";
 import type { Signal } from "../sql.js";
 import type { Store } from "../store.js";
@@ -241,7 +241,7 @@ function migrate(raw: Database.Database, path: string, progress?: OnMigrationPro
   const known = MIGRATIONS.length;
   const applied = Number(raw.pragma("user_version", { simple: true }));
   if (applied > known) {
-    throw new DdsError("unavailable", `database ${path} has schema version ${applied}, newer than this ddsctl supports (${known}); upgrade ddsctl`);
+    throw errors.schemaTooNew(path, applied, known);
   }
   if (applied === known) return;
   const from = raw

@@ -8,6 +8,7 @@ import type { CompiledField } from "../../resolution/compiled-field.js";
 import { compareTimes, effectiveTime, type Candidate } from "../../resolution/candidate.js";
 import { formatTraceValue } from "../trace/trace-value.js";
 import { stableJson } from "../trace/expect-values.js";
+import { maxOf } from "../../arrays.js";
 
 const when = (c: Candidate) => (c.observedAt ? `observedAt ${c.observedAt}` : `receivedAt ${c.receivedAt} (no observedAt)`);
 const num = (n: number) => String(Number(n.toFixed(6)));
@@ -70,7 +71,7 @@ export function winnerReason(field: CompiledField, w: Candidate, kept: readonly 
     const sums = majoritySums(kept);
     const mine = sums.get(stableJson(w.value)) ?? 0;
     const rest = [...sums.entries()].filter(([k]) => k !== stableJson(w.value)).map(([, s]) => s);
-    const runnerUp = rest.length ? ` (next: ${num(Math.max(...rest))})` : "";
+    const runnerUp = rest.length ? ` (next: ${num(maxOf(rest))})` : "";
     return `majority: summed confidence ${num(mine)} for ${formatTraceValue(w.value)}${runnerUp}`;
   }
   let base: string;

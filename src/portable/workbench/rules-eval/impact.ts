@@ -9,7 +9,8 @@ import type { ListQuery } from "../../../contract/list-query.js";
 import type { Context, Rule } from "../../../contract/schemas/index.js";
 import type { DdsService } from "../../../contract/service.js";
 import { currentEvaluation } from "../trace/current-evaluation.js";
-import { allPages } from "../trace/lineage-reader.js";
+import { allModels, allPages } from "../trace/lineage-reader.js";
+import { assertRuleExpression, assertRulePaths } from "./local-eval.js";
 import { mapLimit } from "../../map-limit.js";
 
 /** Where a saved rule's outcome came from: its stored evaluation, or a dry run of it. */
@@ -25,6 +26,7 @@ export interface ImpactRow {
   error?: string;
   /** The saved rule's current outcome (with --against). */
   before?: boolean | null;
+  /** Where `before` came from: the saved rule's stored evaluation, or a dry run of it where none is stored. */
   beforeFrom?: BeforeSource;
   flip?: "pass→fail" | "fail→pass";
 }
@@ -74,11 +76,17 @@ export function applicableCases(contextTypes: readonly string[], query: ListQuer
  */
 export async function runImpact(service: DdsService, draft: ImpactDraft, query: ListQuery, against?: Rule): Promise<ImpactReport> {
   const { expression } = draft;
+  // Refused once, before any case: what every dry run would refuse (a field no model has).
+  assertRuleExpression(expression);
+  assertRulePaths(expression, await allModels(service));
   const contexts: Context[] = await allPages((q) => service.listContexts(q), applicableCases(draft.contextTypes, query));
   const results = await mapLimit(contexts, IN_FLIGHT, async (c): Promise<ImpactRow> => {
     const row: ImpactRow = { contextId: c.contextId, name: c.name, type: c.type, outcome: null };
     try {
-      row.outcome = (await service.evaluateRule({ expression, contextId: c.contextId })).outcome;
+      const run = await service.evaluateRule({ expression, contextId: c.contextId });
+      // A run that failed (outcome false with an error) is not counted as a fail.
+      if (run.evaluationTrace.error !== undefined) row.error = run.evaluationTrace.error;
+      else row.outcome = run.outcome;
     } catch (err) {
       row.error = message(err);
     }

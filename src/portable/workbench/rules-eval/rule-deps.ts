@@ -7,18 +7,7 @@
  */
 import type { Model, Rule } from "../../../contract/schemas/index.js";
 import { collectVarPaths } from "../../json-logic/collect-var-paths.js";
-
-/** What one path of an expression reads. */
-export interface PathRead {
-  /** The path as the expression writes it. */
-  path: string;
-  /** `field`/`computed`: a field; `model`/`relationship`: whole records; `context`: the context; `unknown`: nothing known. */
-  kind: "field" | "computed" | "model" | "relationship" | "context" | "unknown";
-  /** `Model.field` (or `Model` for whole records; `context.<key>` for context paths). */
-  reads: string | null;
-  /** The relationship the path goes through (`Loan.applicants`). */
-  via?: string;
-}
+import { mapRulePath, mapWithin, type PathRead } from "../../rule-paths.js";
 
 /** A rule or computed field that reads a given field. */
 export interface FieldReader {
@@ -30,30 +19,6 @@ export interface FieldReader {
   path: string;
   /** The computed fields between the given field and this reader, nearest first. */
   via: string[];
-}
-
-const modelByRef = (models: Model[], ref: string) => models.find((m) => m.name === ref || m.modelId === ref);
-
-/** Maps `rest` (field, or relationship then field) relative to `model`. */
-function mapWithin(models: Model[], model: Model, path: string, rest: string[]): PathRead {
-  if (rest.length === 0) return { path, kind: "model", reads: model.name };
-  const field = rest.length === 1 ? model.fields.find((f) => f.name === rest[0]) : undefined;
-  if (field) return { path, kind: field.computed ? "computed" : "field", reads: `${model.name}.${field.name}` };
-  const rel = model.relationships.find((r) => r.name === rest[0]);
-  const target = rel ? modelByRef(models, rel.target) : undefined;
-  if (!rel || !target || rest.length > 2) return { path, kind: "unknown", reads: null };
-  const via = `${model.name}.${rel.name}`;
-  if (rest.length === 1) return { path, kind: "relationship", reads: target.name, via };
-  const tf = target.fields.find((f) => f.name === rest[1]);
-  return tf ? { path, kind: tf.computed ? "computed" : "field", reads: `${target.name}.${tf.name}`, via } : { path, kind: "unknown", reads: null, via };
-}
-
-/** What a rule path (`Loan.amount`, `Loan.applicants.income`, `context.type`) reads. */
-export function mapRulePath(models: Model[], path: string): PathRead {
-  const [head, ...rest] = path.split(".");
-  if (head === "context") return { path, kind: "context", reads: path };
-  const model = models.find((m) => m.name === head);
-  return model ? mapWithin(models, model, path, rest) : { path, kind: "unknown", reads: null };
 }
 
 /** What every rule reads. */

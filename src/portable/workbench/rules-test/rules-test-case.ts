@@ -9,6 +9,7 @@ import { resolveRef } from "../../names/resolve-ref.js";
 import { checkExpectedValues } from "../trace/expect-values.js";
 import { evaluateLocally } from "../rules-eval/local-eval.js";
 import { alignTrace } from "../trace/trace-align.js";
+import { pushAll } from "../../arrays.js";
 
 /** One case's result. */
 export interface CaseResult {
@@ -43,7 +44,7 @@ export async function runCase(c: TestCase, expression: unknown, service: () => P
     if (evaluation.evaluationTrace.error) result.failures.push(`runtime error: ${evaluation.evaluationTrace.error}`);
     if (c.expectValues) {
       const root = alignTrace(evaluation.evaluationTrace.steps, expression);
-      result.failures.push(...checkExpectedValues(root, expression, c.expectValues));
+      pushAll(result.failures, checkExpectedValues(root, expression, c.expectValues));
     }
   } catch (err) {
     result.failures.push(err instanceof Error ? err.message : String(err));

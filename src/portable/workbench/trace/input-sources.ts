@@ -52,7 +52,8 @@ export interface InputExplanation {
 /** How many computed levels are unfolded below an input. */
 const MAX_DEPTH = 3;
 
-async function identityLabel(reader: LineageReader, r: DdsRecord): Promise<string> {
+/** A record's identity values (`applicantId=a1`); empty for a singleton. */
+export async function identityLabel(reader: LineageReader, r: DdsRecord): Promise<string> {
   const model = await reader.model(r.modelId);
   return (model?.identity ?? []).map((f) => `${f}=${typeof r.data[f] === "string" ? r.data[f] : JSON.stringify(r.data[f] ?? null)}`).join(",");
 }
@@ -104,27 +105,35 @@ export async function computedDependencies(reader: LineageReader, r: DdsRecord, 
   return out;
 }
 
+/** The records a rule path reads in a context, in the order the rule saw them, or why none. */
+export type PathRecords = { records: DdsRecord[]; field: string | null; via?: string } | { note: string };
+
+/**
+ * The records behind one rule path (see the module comment): the model's records oldest
+ * first, or through a relationship the targets of each, flattened in that order. With
+ * `listed`, the records come as lists give them (no lineage, a page per 500 records):
+ * enough to say which record is which.
+ */
+export async function recordsOfPath(reader: LineageReader, contextId: string, path: string, listed = false): Promise<PathRecords> {
+  const [head, ...rest] = path.split(".");
+  if (head === "context") return { note: "a property of the context itself" };
+  const model = await reader.model(head);
+  if (!model || model.name !== head) return { note: `no model named ${head}` };
+  const records = await (listed ? reader.listedOf(contextId, model.modelId) : reader.recordsOf(contextId, model.modelId));
+  if (rest.length === 0) return { records, field: null };
+  if (rest.length === 1 && model.fields.some((f) => f.name === rest[0])) return { records, field: rest[0] };
+  const rel = model.relationships.find((x) => x.name === rest[0]);
+  if (!rel || rest.length > 2) return { note: `${model.name} has no field or relationship ${rest.join(".")}` };
+  const targets: DdsRecord[] = [];
+  for (const r of records) for (const t of await (listed ? reader.linkedTo(r.recordId, rel.name) : reader.relatedTo(r.recordId, rel.name))) targets.push(t);
+  return { records: targets, field: rest[1] ?? null, via: `${model.name}.${rel.name}` };
+}
+
 /** The sources of one rule path in a context (see the module comment). */
 export async function sourcesOfPath(reader: LineageReader, contextId: string, path: string, value: unknown): Promise<InputExplanation> {
-  const [head, ...rest] = path.split(".");
-  const explained = (sources: InputSource[], note?: string): InputExplanation => ({ path, value, sources, ...(note ? { note } : {}) });
-  if (head === "context") return explained([], "a property of the context itself");
-  const model = await reader.model(head);
-  if (!model || model.name !== head) return explained([], `no model named ${head}`);
-  const records = await reader.recordsOf(contextId, model.modelId);
-  if (rest.length === 0) return explained(await Promise.all(records.map((r) => recordSource(reader, r, null, 1))));
-  if (rest.length === 1 && model.fields.some((f) => f.name === rest[0])) {
-    return explained(await Promise.all(records.map((r) => recordSource(reader, r, rest[0], 1))));
-  }
-  const rel = model.relationships.find((x) => x.name === rest[0]);
-  if (!rel || rest.length > 2) return explained([], `${model.name} has no field or relationship ${rest.join(".")}`);
-  const sources: InputSource[] = [];
-  for (const r of records) {
-    for (const t of await reader.relatedTo(r.recordId, rel.name)) {
-      sources.push(await recordSource(reader, t, rest[1] ?? null, 1, `${model.name}.${rel.name}`));
-    }
-  }
-  return explained(sources);
+  const found = await recordsOfPath(reader, contextId, path);
+  if ("note" in found) return { path, value, sources: [], note: found.note };
+  return { path, value, sources: await Promise.all(found.records.map((r) => recordSource(reader, r, found.field, 1, found.via))) };
 }
 
 /** Every input of a trace, explained, in the order the trace lists them. */

@@ -6,6 +6,7 @@
 import type { ListQuery } from "../../../contract/list-query.js";
 import type { Contribution, DdsRecord, Model } from "../../../contract/schemas/index.js";
 import type { DdsService } from "../../../contract/service.js";
+import { pushAll } from "../../arrays.js";
 
 /** Every page of a `{data, nextCursor, hasNextPage}` list. */
 export async function allPages<T>(fetch: (q: ListQuery) => Promise<{ data: T[]; nextCursor: string | null; hasNextPage: boolean }>, query: ListQuery = {}): Promise<T[]> {
@@ -13,7 +14,7 @@ export async function allPages<T>(fetch: (q: ListQuery) => Promise<{ data: T[]; 
   let cursor: string | undefined;
   for (;;) {
     const page = await fetch({ ...query, limit: 500, ...(cursor ? { cursor } : {}) });
-    out.push(...page.data);
+    pushAll(out, page.data);
     if (!page.hasNextPage || !page.nextCursor) return out;
     cursor = page.nextCursor;
   }
@@ -39,6 +40,8 @@ export class LineageReader {
   private readonly records = new Map<string, Promise<DdsRecord>>();
   private readonly byModel = new Map<string, Promise<DdsRecord[]>>();
   private readonly related = new Map<string, Promise<DdsRecord[]>>();
+  private readonly listed = new Map<string, Promise<DdsRecord[]>>();
+  private readonly linked = new Map<string, Promise<DdsRecord[]>>();
   private readonly contributions = new Map<string, Promise<Contribution[]>>();
 
   constructor(readonly service: DdsService) {}
@@ -64,27 +67,37 @@ export class LineageReader {
   recordsOf(contextId: string, modelId: string): Promise<DdsRecord[]> {
     const key = `${contextId}/${modelId}`;
     let r = this.byModel.get(key);
+    if (!r) this.byModel.set(key, (r = this.listedOf(contextId, modelId).then((list) => Promise.all(list.map((x) => this.record(x.recordId))))));
+    return r;
+  }
+
+  /** The records of one model in one context, oldest first, as the list gives them (no lineage: a page per 500). */
+  listedOf(contextId: string, modelId: string): Promise<DdsRecord[]> {
+    const key = `${contextId}/${modelId}`;
+    let r = this.listed.get(key);
     if (!r) {
       const filters = [
         { field: "contextId", op: "eq" as const, value: contextId },
         { field: "modelId", op: "eq" as const, value: modelId },
       ];
-      r = allPages((q) => this.service.listRecords(q), { filters }).then((list) =>
-        Promise.all(list.sort(compareRecordAge).map((x) => this.record(x.recordId))),
-      );
-      this.byModel.set(key, r);
+      this.listed.set(key, (r = allPages((q) => this.service.listRecords(q), { filters }).then((list) => list.sort(compareRecordAge))));
     }
     return r;
   }
 
-  /** The records linked from `recordId` by `relationship`, with lineage. */
+  /** The records linked from `recordId` by `relationship`, oldest first (as rule paths read them), with lineage. */
   relatedTo(recordId: string, relationship: string): Promise<DdsRecord[]> {
     const key = `${recordId}/${relationship}`;
     let r = this.related.get(key);
-    if (!r) {
-      r = this.service.listRelatedRecords(recordId, relationship).then((page) => Promise.all(page.data.map((x) => this.record(x.recordId))));
-      this.related.set(key, r);
-    }
+    if (!r) this.related.set(key, (r = this.linkedTo(recordId, relationship).then((list) => Promise.all(list.map((x) => this.record(x.recordId))))));
+    return r;
+  }
+
+  /** The records linked from `recordId` by `relationship`, oldest first, as the list gives them (no lineage). */
+  linkedTo(recordId: string, relationship: string): Promise<DdsRecord[]> {
+    const key = `${recordId}/${relationship}`;
+    let r = this.linked.get(key);
+    if (!r) this.linked.set(key, (r = this.service.listRelatedRecords(recordId, relationship).then((page) => [...page.data].sort(compareRecordAge))));
     return r;
   }
 

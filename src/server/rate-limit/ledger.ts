@@ -1,0 +1,68 @@
+import { MAX_WINDOW_SECONDS } from "../../contract/rate-limit.js";
+import { remainingOf, resetSeconds, tryTake, type Budget, type Debt } from "./bucket.js";
+
+/** One budget a request takes from: its key (`w:<workspace>`, `t:<tokenId>`) and its limit. */
+export interface KeyBudget {
+  key: string;
+  budget: Budget;
+}
+
+/** How one budget stands after a take (or a refused one). */
+export interface KeyReading {
+  /** Units left. */
+  remaining: number;
+  /** Seconds until the budget is full again. */
+  resetSeconds: number;
+  /** Milliseconds until the request's cost would fit (0 when it did). */
+  waitMs: number;
+  /** The cost is more than the whole quota. */
+  never: boolean;
+}
+
+/** A take's outcome: admitted (every budget paid) or not (none paid), and each budget's reading. */
+export interface LedgerAnswer {
+  admitted: boolean;
+  readings: KeyReading[];
+}
+
+/**
+ * Where budgets are kept. A take pays `cost` from every budget or from none; it is
+ * synchronous whenever the ledger can decide alone (the read lane's speed depends on it).
+ */
+export interface Ledger {
+  take(keys: readonly KeyBudget[], cost: number): LedgerAnswer | Promise<LedgerAnswer>;
+  /** Gives back what the ledger holds and stops its timers. */
+  close(): Promise<void>;
+}
+
+/** Budgets kept before the memory ledger forgets the full ones. */
+const PRUNE_AT = 10_000;
+
+/**
+ * The budgets of one process, in memory (SQLite: one node holds every budget). A take
+ * checks every budget first and pays only when all of them fit, so a request refused by
+ * its token's limit costs its workspace nothing, and the other way round.
+ */
+export function createMemoryLedger(clock: () => number): Ledger {
+  const debts = new Map<string, Debt>();
+  const none: Debt = { debt: 0, at: 0 };
+  return {
+    take(keys, cost) {
+      const now = clock();
+      const takes = keys.map((k) => tryTake(k.budget, debts.get(k.key) ?? none, now, cost));
+      const admitted = takes.every((t) => t.fits);
+      if (admitted) {
+        // A budget untouched for the longest window owes nothing: forgetting it changes nothing.
+        if (debts.size >= PRUNE_AT) for (const [key, d] of debts) if (d.at < now - MAX_WINDOW_SECONDS * 1000) debts.delete(key);
+        keys.forEach((k, i) => debts.set(k.key, takes[i].after));
+      }
+      const readings = keys.map((k, i): KeyReading => {
+        // Refused, no budget paid: each reads as it stood.
+        const owed = admitted ? takes[i].after.debt : takes[i].owed;
+        return { remaining: remainingOf(k.budget, owed), resetSeconds: resetSeconds(k.budget, owed), waitMs: takes[i].waitMs, never: takes[i].never };
+      });
+      return { admitted, readings };
+    },
+    close: async () => undefined,
+  };
+}
