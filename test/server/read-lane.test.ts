@@ -75,6 +75,21 @@ describe("the read lane", () => {
     expect((await get(undefined, doomed.token)).status).toBe(401);
   });
 
+  it("answers a repeated read from what it sent, until its token expires: then the app's 401 says so", async () => {
+    const brief = await issueToken(h.store, { workspace: "default", scopes: ["read"], expiresAt: new Date(Date.now() + 1500).toISOString() });
+    const first = await get(undefined, brief.token);
+    expect(first.status).toBe(200);
+    // The same request again (nothing changed meanwhile): the same bytes, a new request id.
+    const again = await get(undefined, brief.token);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+    // Nothing is written meanwhile, yet the expired token is refused.
+    for (const end = Date.now() + 20_000; Date.now() < end; await sleep(50)) if ((await get(undefined, brief.token)).status !== 200) break;
+    const refused = await get(undefined, brief.token);
+    expect(refused.status).toBe(401);
+    expect(refused.json.detail).toMatch(/expired/);
+  });
+
   it("keeps workspaces apart in its cache", async () => {
     const elsewhere = await h.token("admin", "elsewhere");
     expect((await get()).status).toBe(200);
