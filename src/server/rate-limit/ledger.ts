@@ -1,5 +1,5 @@
 import { MAX_WINDOW_SECONDS } from "../../contract/rate-limit.js";
-import { remainingOf, resetSeconds, tryTake, type Budget, type Debt } from "./bucket.js";
+import { remainingOf, resetSeconds, tryTake, type Budget, type Debt, type Take } from "./bucket.js";
 
 /** One budget a request takes from: its key (`w:<workspace>`, `t:<tokenId>`) and its limit. */
 export interface KeyBudget {
@@ -47,20 +47,27 @@ export function createMemoryLedger(clock: () => number): Ledger {
   const debts = new Map<string, Debt>();
   const none: Debt = { debt: 0, at: 0 };
   return {
+    // Plain loops: every read of the read lane comes through here.
     take(keys, cost) {
       const now = clock();
-      const takes = keys.map((k) => tryTake(k.budget, debts.get(k.key) ?? none, now, cost));
-      const admitted = takes.every((t) => t.fits);
+      const takes = new Array<Take>(keys.length);
+      let admitted = true;
+      for (let i = 0; i < keys.length; i++) {
+        takes[i] = tryTake(keys[i].budget, debts.get(keys[i].key) ?? none, now, cost);
+        if (!takes[i].fits) admitted = false;
+      }
       if (admitted) {
         // A budget untouched for the longest window owes nothing: forgetting it changes nothing.
         if (debts.size >= PRUNE_AT) for (const [key, d] of debts) if (d.at < now - MAX_WINDOW_SECONDS * 1000) debts.delete(key);
-        keys.forEach((k, i) => debts.set(k.key, takes[i].after));
+        for (let i = 0; i < keys.length; i++) debts.set(keys[i].key, takes[i].after);
       }
-      const readings = keys.map((k, i): KeyReading => {
+      const readings = new Array<KeyReading>(keys.length);
+      for (let i = 0; i < keys.length; i++) {
         // Refused, no budget paid: each reads as it stood.
         const owed = admitted ? takes[i].after.debt : takes[i].owed;
-        return { remaining: remainingOf(k.budget, owed), resetSeconds: resetSeconds(k.budget, owed), waitMs: takes[i].waitMs, never: takes[i].never };
-      });
+        const b = keys[i].budget;
+        readings[i] = { remaining: remainingOf(b, owed), resetSeconds: resetSeconds(b, owed), waitMs: takes[i].waitMs, never: takes[i].never };
+      }
       return { admitted, readings };
     },
     close: async () => undefined,
