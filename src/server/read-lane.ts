@@ -34,6 +34,8 @@ interface Answer {
   template: string;
   status: number;
   principal: Principal;
+  /** The bearer token it was answered for (what a refusal of it, once expired, is remembered by). */
+  token: string;
 }
 
 /**
@@ -129,7 +131,10 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
   const send = (req: IncomingMessage, res: ServerResponse, answer: Answer, started: number, limits?: Record<string, string>) => {
     const requestId = requestIdOf(header(req, "x-request-id"));
     markRoute(res, answer.template);
-    res.writeHead(answer.status, limits ? { "content-type": "application/json", "x-request-id": requestId, "content-length": answer.length, ...limits } : { "content-type": "application/json", "x-request-id": requestId, "content-length": answer.length });
+    const headers: Record<string, string | number> = { "content-type": "application/json", "x-request-id": requestId, "content-length": answer.length };
+    // Added one by one: spreading them into the literal cost more, on every read.
+    if (limits) for (const name in limits) headers[name] = limits[name];
+    res.writeHead(answer.status, headers);
     res.end(answer.body);
     if (logger?.requests) logger.request({ method: "GET", path: req.url!, route: answer.template, status: answer.status, started, workspace: answer.principal.workspace, requestId });
   };
@@ -148,7 +153,7 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     const path = req.url!;
     const cacheable = found.route.operation.startsWith("get");
     const answer = (body: string): Answer => {
-      const made = { body, length: Buffer.byteLength(body), template: found.template, status: found.route.status, principal };
+      const made = { body, length: Buffer.byteLength(body), template: found.template, status: found.route.status, principal, token: bearerToken(authorization) ?? "" };
       if (cacheable) answers.set(stamp, path, authorization, made);
       return made;
     };
@@ -173,10 +178,13 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     );
   };
 
-  return (req, res, next) => {
+  /** Whether the lane may answer this request; everything else goes to the app as it came. */
+  const eligible = (req: IncomingMessage): boolean => {
     const path = req.url ?? "";
-    if (req.method !== "GET" || activity.closing || !path.startsWith("/v1/") || path.includes("?") || path.includes("%")) return void next(req, res);
-    const started = logger?.requests ? performance.now() : 0;
+    return req.method === "GET" && !activity.closing && path.startsWith("/v1/") && !path.includes("?") && !path.includes("%");
+  };
+  const lane = (req: IncomingMessage, res: ServerResponse, next: Listener, started: number) => {
+    const path = req.url!;
     const stamp = store.changeStamp(EXTERNAL_CHANGES_MS);
     const authorization = header(req, "authorization");
     // Then the rate limit's: a read over it goes to the app too, which answers the 429 with this verdict.
@@ -193,7 +201,7 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     };
     // The same request answered before under this stamp, its token still valid: that answer again.
     const known = authorization === undefined ? undefined : answers.get(stamp, path, authorization);
-    if (known !== undefined && auth.used?.(known.principal, () => bearerToken(authorization!) ?? "")) {
+    if (known !== undefined && auth.used?.(known.principal, known.token)) {
       return charge(known.principal, (limits) => send(req, res, known, started, limits));
     }
     const found = matchRoute("GET", path);
@@ -205,5 +213,24 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     const admission = admit(found.route, auth, authorization, stamp);
     if (!(admission instanceof Promise)) return proceed(admission);
     admission.then(proceed, () => void next(req, res));
+  };
+
+  const settled = store.settled?.bind(store);
+  if (!settled) {
+    return (req, res, next) => {
+      if (!eligible(req)) return void next(req, res);
+      lane(req, res, next, logger?.requests ? performance.now() : 0);
+    };
+  }
+  // PostgreSQL: the change stamp is read once every commit that returned on another node
+  // before this request arrived has been heard (Store.settled), so nothing cached before it
+  // is answered.
+  return (req, res, next) => {
+    if (!eligible(req)) return void next(req, res);
+    const started = logger?.requests ? performance.now() : 0;
+    settled().then(
+      () => lane(req, res, next, started),
+      () => void next(req, res),
+    );
   };
 }

@@ -163,7 +163,9 @@ const MAX_CACHED = 10_000;
  * Checks bearer tokens against the store. Verdicts are remembered only while the database
  * is unchanged (Store.changeStamp: nothing written through this process, nothing committed
  * by another process or, on PostgreSQL, another node), so a revocation, even by `ddsctl
- * tokens revoke` elsewhere, takes effect on the next request after it is noticed. They
+ * tokens revoke` elsewhere, takes effect on the next request after it is noticed; on
+ * PostgreSQL every request is checked after Store.settled, so a revocation that returned
+ * on any node before the request was sent is noticed by then. They
  * are remembered by the token as presented: a repeated request then skips the SHA-256,
  * which was the largest cost of answering a small cached read. That memory is the
  * process's own, bounded, and dropped at every change; the database holds hashes only and
@@ -180,11 +182,11 @@ export function createAuthenticator(store: Store, options: { onError?: (err: unk
    * then remembered for the 401), recording its use (its `lastUsedAt`, written at most every
    * TOUCH_EVERY_MS).
    */
-  const used = (principal: Principal, token: string | (() => string)): boolean => {
+  const used = (principal: Principal, token: string): boolean => {
     const t = Date.now();
     if (principal.expiresAtMs !== undefined && t >= principal.expiresAtMs) {
       if (expired.size >= MAX_CACHED) expired.clear();
-      expired.set(typeof token === "string" ? token : token(), new Date(principal.expiresAtMs).toISOString());
+      expired.set(token, new Date(principal.expiresAtMs).toISOString());
       return false;
     }
     if (t - (touched.get(principal.tokenId) ?? 0) > TOUCH_EVERY_MS) {
@@ -212,10 +214,13 @@ export function createAuthenticator(store: Store, options: { onError?: (err: unk
     },
     /**
      * The principal of a valid, unrevoked token, or undefined. `stamp` is the store's
-     * change stamp when the caller has just read it.
+     * change stamp when the caller has just read it (after Store.settled, where the store
+     * has it).
      */
     async authenticate(token: string, stamp?: string): Promise<Principal | undefined> {
       if (!looksLikeToken(token)) return undefined;
+      // A revocation another node committed before this request was sent is heard first.
+      if (stamp === undefined && store.settled) await store.settled();
       const now = stamp ?? store.changeStamp();
       let principal = cache.get(now, token);
       if (principal === undefined) {
@@ -245,9 +250,9 @@ export interface Authenticator {
   /** When a token just refused had expired (ISO 8601), so the 401 can say so; undefined for any other refusal. */
   expiredAt?(token: string): string | undefined;
   /**
-   * A principal this authenticator granted for `token` (given, or made when needed), used
-   * again without asking (the read lane answering a request it answered before): false once
-   * the token has expired; its use is recorded. Absent: the caller asks again.
+   * A principal this authenticator granted for `token`, used again without asking (the read
+   * lane answering a request it answered before): false once the token has expired; its use
+   * is recorded. Absent: the caller asks again.
    */
-  used?(principal: Principal, token: string | (() => string)): boolean;
+  used?(principal: Principal, token: string): boolean;
 }

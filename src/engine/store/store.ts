@@ -58,6 +58,14 @@ export interface Store {
    */
   changeStamp(maxAgeMs?: number): string;
   /**
+   * Resolves once changeStamp counts every commit that had returned, on any node, before
+   * the call (PostgreSQL: a round trip on the listening session, shared by the callers
+   * waiting at once; see pg-notifications.ts). A cache consulted after it cannot answer
+   * with what a write its caller was already told about has replaced. Absent where
+   * changeStamp is current by itself.
+   */
+  settled?(): Promise<void>;
+  /**
    * Calls `fn` whenever committed work announced `signal` (Sql.signal), here or (on
    * PostgreSQL) on another node; also after a lost notification connection comes back.
    * Returns the unsubscribe function.

@@ -6,6 +6,9 @@ import type { Signal } from "../sql.js";
 import { createClaimMarks } from "./pg-claim-marks.js";
 import { CHANNEL, type Announcement, type CommitSink } from "./pg-sql.js";
 
+/** How long `settled` waits for the listening session before it gives up and forgets every cached read. */
+const SETTLE_MS = 2000;
+
 /**
  * What this node hears from the others: one connection that LISTENs on the shared channel.
  * `change` notifications move the change stamp (so caches forget what they read), `work`
@@ -24,6 +27,7 @@ import { CHANNEL, type Announcement, type CommitSink } from "./pg-sql.js";
 export function createNotifications(target: PgTarget, defaults: Record<string, string> = {}): CommitSink & {
   start(): Promise<void>;
   stamp(): string;
+  settled(): Promise<void>;
   on(signal: Signal, fn: () => void): () => void;
   reset(): void;
   close(): Promise<void>;
@@ -84,6 +88,34 @@ export function createNotifications(target: PgTarget, defaults: Record<string, s
     fire("work");
     fire("outbox");
   };
+  // Callers of `settled` waiting for the next round trip, and whether one is on its way.
+  let waiting: (() => void)[] = [];
+  let settling = false;
+  const settle = () => {
+    settling = true;
+    const batch = waiting;
+    waiting = [];
+    let done = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (sure: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      // Not sure what was heard: forget every cached read instead.
+      if (!sure) remote++;
+      settling = false;
+      for (const resolve of batch) resolve();
+      if (waiting.length > 0) settle();
+    };
+    // Not listening: the stamp changes on every call anyway, nothing is cached.
+    if (!listening) return finish(true);
+    timer = setTimeout(() => finish(false), SETTLE_MS);
+    timer.unref();
+    client.unsafe("SELECT 1").then(
+      () => finish(true),
+      () => finish(false),
+    );
+  };
   const schedule = () => {
     if (retry || closed) return;
     retry = setTimeout(() => {
@@ -110,6 +142,12 @@ export function createNotifications(target: PgTarget, defaults: Record<string, s
         current = `${remote}:${local}`;
       }
       return current;
+    },
+    settled() {
+      return new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        if (!settling) settle();
+      });
     },
     on(signal, fn) {
       let set = listeners.get(signal);

@@ -96,6 +96,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     markStaleAtCommit: pgMarkStaleAtCommit,
     writeGroup: () => groups.open(sql.memo),
     changeStamp: () => listener.stamp(),
+    settled: () => listener.settled(),
     on: (signal: Signal, fn: () => void) => listener.on(signal, fn),
     lockKey: (workspace, key) => keyLocks.lock(workspace, key),
     lockKeyAndRead: (workspace, key, read) => keyLocks.lockAndRead(workspace, key, read),
