@@ -17,10 +17,11 @@ export type Listener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 const NO_QUERY = new URLSearchParams();
 /**
- * How late the lane may notice a commit by another process on SQLite (another `ddsctl` on
- * the same database file): checking on every request took a read lock each time and halved
- * the throughput of small reads. Writes through this server are noticed at once. (On
- * PostgreSQL other nodes' commits arrive by notification; see Store.changeStamp.)
+ * How often the lane re-reads SQLite's data_version (a read lock each time, which on every
+ * request halved the throughput of small reads). A commit by another process (another
+ * `ddsctl` on the same file) is noticed on the next request anyway, from the wal-index
+ * header read on every call (one pread, see wal-index-watch.ts); writes through this
+ * server count at once. (On PostgreSQL see Store.settled.)
  */
 const EXTERNAL_CHANGES_MS = 1;
 /** Cached read answers at most (each a few hundred bytes to a few KB). */
@@ -96,10 +97,10 @@ export interface ReadLaneOptions {
  *
  * Single-resource reads (`get*` operations) are also remembered, as the JSON sent, per
  * workspace and path, while the store's change stamp is unchanged: any row written
- * through this process, or committed by another process (noticed within
- * {@link EXTERNAL_CHANGES_MS} on SQLite) or another node (when its notification arrives,
- * on PostgreSQL), empties the cache. A CI job polling a context until it is
- * resolved costs one lock-free statement per poll.
+ * through this process, or committed by another process (SQLite) or another node
+ * (PostgreSQL) before the request arrived, empties the cache: on PostgreSQL each read first
+ * waits for Store.settled (one shared round trip), since notifications lag their commits.
+ * A CI job polling a context until it is resolved costs no statement per poll on SQLite.
  *
  * Why: building a WHATWG Request and Response around every call cost five times the
  * read itself (a context lookup answered ~4k requests/s through the app alone).

@@ -15,6 +15,7 @@ import { sqliteIngest } from "./sqlite-ingest.js";
 import { sqlitePasses } from "./sqlite-pass.js";
 import { sqliteMarkStale } from "./sqlite-stale.js";
 import { SqliteConnection, sqliteRootSql } from "./sqlite-sql.js";
+import { watchWalIndex, type WalIndexWatch } from "./wal-index-watch.js";
 
 /** The SQLite store: the port plus the raw connection (tests and hot paths of this adapter). */
 export interface SqliteStore extends Store {
@@ -72,6 +73,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   };
   const conn = new SqliteConnection(raw, announce, busyTimeoutMs);
   const sql = sqliteRootSql(conn);
+  const wal = watchWalIndex(path);
   return {
     kind: "sqlite",
     sql,
@@ -83,7 +85,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     concurrentWriters: false,
     ingest: sqliteIngest,
     passes: sqlitePasses,
-    changeStamp: changeStamps(raw, conn),
+    changeStamp: changeStamps(raw, conn, wal),
     on(signal, fn) {
       let set = listeners.get(signal);
       if (!set) listeners.set(signal, (set = new Set()));
@@ -99,6 +101,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       if (!raw.open) return;
       if (raw.inTransaction) raw.exec("ROLLBACK");
       raw.close();
+      wal?.close();
     },
   };
 }
@@ -122,9 +125,11 @@ function createPrivately(path: string): void {
 /**
  * The change stamp: data_version (commits by other connections) and total_changes (rows
  * written through this one). One cheap statement each; the first takes a read lock, so it
- * is re-read at most every `maxAgeMs`, while this connection's writes count at once.
+ * is re-read at most every `maxAgeMs`, while this connection's writes count at once. The
+ * wal-index header (see wal-index-watch.ts) is read on every call, so a commit by another
+ * process that returned before the call is always counted, whatever `maxAgeMs`.
  */
-function changeStamps(raw: Database.Database, conn: SqliteConnection): (maxAgeMs?: number) => string {
+function changeStamps(raw: Database.Database, conn: SqliteConnection, wal: WalIndexWatch | undefined): (maxAgeMs?: number) => string {
   const dataVersion = raw.prepare("PRAGMA data_version").pluck();
   const totalChanges = raw.prepare("SELECT total_changes()").pluck();
   let external = 0;
@@ -138,20 +143,25 @@ function changeStamps(raw: Database.Database, conn: SqliteConnection): (maxAgeMs
   let stamp = "";
   let stampExternal = -1;
   let stampTotal = -1;
+  let stampWal = -1;
+  // Commits by other processes seen in the wal-index on every call (one pread, no lock).
+  let walCommits = 0;
   return (maxAgeMs = 0) => {
     const now = performance.now();
     if (now - externalAt >= maxAgeMs) {
       external = dataVersion.get() as number;
       externalAt = now;
     }
+    if (wal?.changed()) walCommits++;
     if (conn.writes !== writesSeen) {
       writesSeen = conn.writes;
       total = totalChanges.get() as number;
     }
-    if (total !== stampTotal || external !== stampExternal) {
+    if (total !== stampTotal || external !== stampExternal || walCommits !== stampWal) {
       stampTotal = total;
       stampExternal = external;
-      stamp = `${external}:${total}`;
+      stampWal = walCommits;
+      stamp = `${external}.${walCommits}:${total}`;
     }
     return stamp;
   };
@@ -216,7 +226,8 @@ export function sqliteSchema(path: string, apply: boolean, onMigrationProgress?:
     const before = existsSync(path) ? readVersion(path) : 0;
     const store = openSqliteStore(path, { onMigrationProgress });
     const version = Number(store.raw.pragma("user_version", { simple: true }));
-    store.raw.close();
+    // Synchronous: the close's body runs before its promise is returned.
+    void store.close();
     return { version, latest: MIGRATIONS.length, applied: version - before };
   }
   if (!existsSync(path)) throw new DdsError("not_found", `no database at ${path}`);
