@@ -27,6 +27,25 @@ const EXTERNAL_CHANGES_MS = 1;
 /** Cached read answers at most (each a few hundred bytes to a few KB). */
 const MAX_CACHED = 1000;
 
+/**
+ * The headers of an answer with the rate limit's, as the app sends them: its Headers give
+ * node:http their names lowercase and in name order, then Content-Length comes last.
+ */
+function withLimits(requestId: string, length: number, limits: Record<string, string>): Record<string, string | number> {
+  const names = ["content-type", "x-request-id"];
+  const lower: Record<string, string> = { "content-type": "application/json", "x-request-id": requestId };
+  for (const name in limits) {
+    const l = name.toLowerCase();
+    names.push(l);
+    lower[l] = limits[name];
+  }
+  names.sort();
+  const headers: Record<string, string | number> = {};
+  for (const name of names) headers[name] = lower[name];
+  headers["content-length"] = length;
+  return headers;
+}
+
 /** A single-resource read's answer as sent: its body, the route that made it, and for whom. */
 interface Answer {
   body: string;
@@ -132,10 +151,7 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
   const send = (req: IncomingMessage, res: ServerResponse, answer: Answer, started: number, limits?: Record<string, string>) => {
     const requestId = requestIdOf(header(req, "x-request-id"));
     markRoute(res, answer.template);
-    const headers: Record<string, string | number> = { "content-type": "application/json", "x-request-id": requestId, "content-length": answer.length };
-    // Added one by one: spreading them into the literal cost more, on every read.
-    if (limits) for (const name in limits) headers[name] = limits[name];
-    res.writeHead(answer.status, headers);
+    res.writeHead(answer.status, limits ? withLimits(requestId, answer.length, limits) : { "content-type": "application/json", "x-request-id": requestId, "content-length": answer.length });
     res.end(answer.body);
     if (logger?.requests) logger.request({ method: "GET", path: req.url!, route: answer.template, status: answer.status, started, workspace: answer.principal.workspace, requestId });
   };

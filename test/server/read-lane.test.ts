@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken, revokeToken } from "../../src/engine/auth/index.js";
@@ -38,6 +39,26 @@ describe("the read lane", () => {
     expect(lane.headers.get("x-request-id")).toBe("trace-1");
     const line = JSON.parse(logs.find((l) => l.includes('"trace-1"'))!);
     expect(line).toMatchObject({ method: "GET", path: `/v1/contexts/${contextId}`, status: 200, workspace: "default", requestId: "trace-1" });
+  });
+
+  it("sends the app's header lines: the same names, case and order (values aside that differ per request)", async () => {
+    const raw = (path: string) =>
+      new Promise<string[]>((resolve, reject) => {
+        request(`${h.origin}${path}`, { headers: { authorization: `Bearer ${token}`, "x-request-id": "same" } }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.rawHeaders));
+        })
+          .on("error", reject)
+          .end();
+      });
+    // Names and the values that do not change from one request to the next.
+    const shape = (lines: string[]) => lines.flatMap((l, i) => (i % 2 === 1 ? [] : [/^(ratelimit|date)$/i.test(l) ? l : `${l}: ${lines[i + 1]}`]));
+    const path = `/v1/contexts/${contextId}`;
+    await raw(path); // remembered: the next is answered from what was sent
+    const [lane, again, app] = [await raw(path), await raw(path), await raw(`${path}?include=`)];
+    expect(shape(lane)).toEqual(shape(app));
+    expect(shape(again)).toEqual(shape(app));
+    expect(lane.map((l) => l.toLowerCase())).toContain("ratelimit-policy");
   });
 
   it("leaves errors to the app: 401, 403, 404 and bad ids get their problem bodies", async () => {
