@@ -32,19 +32,24 @@ const MAX_CACHED = 1000;
  * node:http their names lowercase and in name order, then Content-Length comes last.
  */
 function withLimits(requestId: string, length: number, limits: Record<string, string>): Record<string, string | number> {
-  const names = ["content-type", "x-request-id"];
-  const lower: Record<string, string> = { "content-type": "application/json", "x-request-id": requestId };
-  for (const name in limits) {
-    const l = name.toLowerCase();
-    names.push(l);
-    lower[l] = limits[name];
-  }
-  names.sort();
+  let i = 0;
+  let same = true;
+  for (const name in limits) if (layout.given[i++] !== name) same = false;
+  if (!same || i !== layout.given.length) layout = layoutOf(Object.keys(limits));
   const headers: Record<string, string | number> = {};
-  for (const name of names) headers[name] = lower[name];
+  for (const [sent, given] of layout.order) headers[sent] = given === "" ? "application/json" : given === "\n" ? requestId : limits[given];
   headers["content-length"] = length;
   return headers;
 }
+
+/** The order of the header lines for one set of rate-limit header names: [name sent, name given] ("" Content-Type, "\n" X-Request-Id). */
+function layoutOf(given: string[]): { given: string[]; order: [string, string][] } {
+  const order: [string, string][] = [["content-type", ""], ["x-request-id", "\n"], ...given.map((g): [string, string] => [g.toLowerCase(), g])];
+  order.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { given, order };
+}
+/** The limiter gives the same names every time: their layout is worked out once. */
+let layout = layoutOf([]);
 
 /** A single-resource read's answer as sent: its body, the route that made it, and for whom. */
 interface Answer {
