@@ -3,7 +3,8 @@
 // the node's PID written to cgroup.procs; `cpuacct` for what it used), PostgreSQL and the
 // load generator (this process) unconstrained. 8 clients send 240 keyed bulks of 100 new
 // records (identity `ssn`, income `max`, one rule) over 40 contexts, round-robin over the
-// nodes, timed until every context is resolved; an interleaved feed (each bulk touches all
+// nodes, timed until every context is resolved (each node first warmed with 30 bulks of the
+// same feed into 40 other contexts, resolved before the clock starts: see WARM_BULKS); an interleaved feed (each bulk touches all
 // 40 contexts) and a grouped one (each bulk one context); 1 vs 2 nodes at 0.35 core and 1
 // vs 4 at 0.2 core. Printed per setup: the time until all resolved, when the bulks were all
 // answered, each node's CPU (its group's cpuacct.usage) and PostgreSQL's (utime + stime of
@@ -103,18 +104,32 @@ function cgroup(name, core) {
 }
 
 /** The bulks of a feed: `interleaved` spreads each bulk over every context, `grouped` gives each bulk one context. */
-export function feed(kind, contextIds, modelId) {
+export function feed(kind, contextIds, modelId, prefix = "feed") {
   const bulks = [];
   for (let b = 0; b < BULKS; b++) {
     const items = [];
     for (let i = 0; i < ITEMS; i++) {
       const n = b * ITEMS + i;
       const contextId = contextIds[kind === "interleaved" ? n % CONTEXTS : b % CONTEXTS];
-      items.push({ contextId, modelId, sourceId: "feed", sourceType: "integration", data: { ssn: `ssn-${n}`, income: 20_000 + ((n * 7919) % 180_000) } });
+      items.push({ contextId, modelId, sourceId: "feed", sourceType: "integration", data: { ssn: `${prefix}-${n}`, income: 20_000 + ((n * 7919) % 180_000) } });
     }
-    bulks.push({ key: `capped-${kind}-${b}`, items });
+    bulks.push({ key: `capped-${prefix}-${kind}-${b}`, items });
   }
   return bulks;
+}
+
+/** Bulks each node is sent before the clock starts (into contexts of their own), by default. */
+const WARM_BULKS = 30;
+
+/** Waits until every context is resolved (at most 10 minutes). */
+async function resolvedAll(db) {
+  const t0 = performance.now();
+  for (;;) {
+    const [row] = await db.unsafe("SELECT COUNT(*)::int AS n FROM contexts WHERE freshness != 'resolved'");
+    if (row.n === 0) return;
+    if (performance.now() - t0 > 600_000) throw new Error("the contexts did not resolve within 10 minutes");
+    await sleep(10);
+  }
 }
 
 /** Samples what the nodes' backends wait on (application_name LIKE 'dds-capped-%'), every 20 ms, until stopped. */
@@ -161,7 +176,7 @@ function waitSampler(db) {
 }
 
 /** One setup on a new database: `nodes` nodes each held to `core`, the `kind` feed; its figures. */
-export async function runSetup(cluster, { kind, nodes, core, trace, nodeArgs }) {
+export async function runSetup(cluster, { kind, nodes, core, trace, nodeArgs, warm = true }) {
   const url = await cluster.createDatabase();
   const engine = await openLocalEngine({ db: url });
   const model = await engine.createModel(MODEL);
@@ -171,8 +186,12 @@ export async function runSetup(cluster, { kind, nodes, core, trace, nodeArgs }) 
   for (let c = 0; c < CONTEXTS; c++) contextIds.push((await engine.createContext({ name: `capped-${c}`, type: "case" })).contextId);
   await engine.runPipeline();
   const { token } = await issueToken(engine.ctx.store, { workspace: "default", scopes: ["write"] });
-  await engine.close();
   const bulks = feed(kind, contextIds, model.modelId);
+  // Contexts of the warm-up (see WARM_BULKS), never touched by the timed feed.
+  const warmIds = [];
+  for (let c = 0; c < CONTEXTS; c++) warmIds.push((await engine.createContext({ name: `capped-warm-${c}`, type: "case" })).contextId);
+  await engine.runPipeline();
+  await engine.close();
 
   const db = postgres(url, { max: 1, onnotice: () => undefined });
   const [{ pid: inspectorPid }] = await db.unsafe("SELECT pg_backend_pid() AS pid");
@@ -190,6 +209,20 @@ export async function runSetup(cluster, { kind, nodes, core, trace, nodeArgs }) 
     const clients = servers.map((s) => createHttpClient({ baseUrl: `${s.origin}/v1`, token }));
     // Warm each node (its first request loads the schemas and models) before the clock starts.
     for (const c of clients) await c.listContexts({ limit: 1 });
+    if (warm) {
+      // Each node runs the code the feed runs (bulks, passes) until it is compiled, as a node
+      // that has served for a while has it: a node's first thousands of contributions cost it
+      // several times what later ones do (the JIT), a cost each added node pays once again.
+      const warmBulks = feed(kind, warmIds, model.modelId, "warm").slice(0, WARM_BULKS * nodes);
+      let w = 0;
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async () => {
+          for (let b = w++; b < warmBulks.length; b = w++) await clients[b % nodes].bulkCreateContributions({ items: warmBulks[b].items }, { idempotencyKey: warmBulks[b].key });
+        }),
+      );
+      await resolvedAll(db);
+    }
+    const [{ n: storedBefore }] = await db.unsafe("SELECT COUNT(*)::int AS n FROM contributions");
     const postgresPids = () => [postmaster, ...childrenOf(postmaster)].filter((p) => p !== Number(inspectorPid));
     const pgBefore = new Map(postgresPids().map((p) => [p, processCpu(p)]));
     const nodeBefore = groups.map((g) => g.usage());
@@ -212,19 +245,15 @@ export async function runSetup(cluster, { kind, nodes, core, trace, nodeArgs }) 
     );
     const sent = (performance.now() - t0) / 1000;
     const waits = await stopSampling();
-    for (;;) {
-      const [row] = await db.unsafe("SELECT COUNT(*)::int AS n FROM contexts WHERE freshness != 'resolved'");
-      if (row.n === 0) break;
-      if (performance.now() - t0 > 600_000) throw new Error("the contexts did not resolve within 10 minutes");
-      await sleep(10);
-    }
+    await resolvedAll(db);
     const seconds = (performance.now() - t0) / 1000;
     if (tracer) clearInterval(tracer);
     const nodeCpu = groups.map((g, i) => g.usage() - nodeBefore[i]);
     const throttled = groups.map((g, i) => g.throttled().seconds - throttledBefore[i].seconds);
     let pgCpu = 0;
     for (const p of postgresPids()) pgCpu += processCpu(p) - (pgBefore.get(p) ?? 0);
-    const [{ n: stored }] = await db.unsafe("SELECT COUNT(*)::int AS n FROM contributions");
+    const [{ n: storedAfter }] = await db.unsafe("SELECT COUNT(*)::int AS n FROM contributions");
+    const stored = storedAfter - storedBefore;
     if (stored !== BULKS * ITEMS) throw new Error(`${stored} contributions stored, ${BULKS * ITEMS} sent`);
     for (const c of clients) await c.close();
     return { seconds, sent, nodeCpu, throttled, pgCpu, waits };
@@ -242,7 +271,14 @@ export async function prioritise(cluster) {
   const [{ pid }] = await probe.unsafe("SELECT pg_backend_pid() AS pid");
   const postmaster = parentOf(Number(pid));
   await probe.end();
-  for (const p of [postmaster, ...childrenOf(postmaster), process.pid]) unlimited.add(p);
+  for (const p of [postmaster, ...childrenOf(postmaster), process.pid]) {
+    try {
+      unlimited.add(p);
+    } catch (err) {
+      // A backend that exited meanwhile (the probe's own).
+      if (err.code !== "ESRCH") throw err;
+    }
+  }
   return unlimited;
 }
 
