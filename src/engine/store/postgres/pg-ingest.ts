@@ -149,6 +149,11 @@ export const pgIngest: IngestStore = {
     if (rows.length === 0) return;
     const buffer = held(db);
     if (buffer) return buffer.addRecords(await workspaceKey(db, workspace), rows);
+    // Outside the group's held rows (a nested savepoint) they are written unresolved: their pass resolves them.
+    for (const r of rows) {
+      r.resolved = undefined;
+      r.clean = undefined;
+    }
     const d = db.dialect;
     await insertKeyed(db, workspace, "records", rows, { head: RECORD_INSERT, values: RECORD_VALUES }, (r, ws) => [
       r.key, d.uuid(r.id), ws, r.contextKey, r.modelKey, r.identityKey, r.createdBy, d.time(r.now), d.time(r.now),
