@@ -20,7 +20,7 @@ import type { ReplayRepo } from "../store/idempotency-repo.js";
 import type { GroupJournal } from "../pipeline/group-journal.js";
 import { jsonCopy } from "./json-copy.js";
 import type { CompiledModel } from "../models/model-types.js";
-import { resolveNewRecords, type IdentityItem } from "./new-records.js";
+import { definitionsOf, resolveNewRecords, type IdentityItem } from "./new-records.js";
 import { sameEvidence, type HeadEvidence } from "./head-evidence.js";
 import { withAnswerStatus } from "../../contract/answer-status.js";
 
@@ -165,6 +165,14 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
   const changedRecords = new Set<number>();
   let now: string | undefined;
   let marksPrepared = false;
+  /**
+   * A store without insertOrFindRecords (PostgreSQL) creates records at flush: in a write
+   * group, those of models that resolve alone are resolved there from the items bound to
+   * their identities (collected here), as findOrCreate does for the other store.
+   */
+  const aloneItems = new Map<string, IdentityItem[]>();
+  /** Their models' definitions, asked with the call's lookups (one round trip for all). */
+  let aloneModels: Promise<Map<number, CompiledModel>> | undefined;
 
   /**
    * Loads what the items name and this writer does not know yet: models, contexts (locked),
@@ -430,6 +438,10 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
         const mk = identityMapKey(k);
         if (!recordsByKey.has(mk)) identities.set(mk, k);
       }
+      if (!deps.ingest.insertOrFindRecords && identities.size > 0 && deps.journal?.()) {
+        aloneModels = definitionsOf(s.db, [...new Set(valid.filter((c) => !c.recordId).map((c) => c.model))]);
+        aloneModels.catch(() => undefined);
+      }
       const found = await findOrCreate([...identities.values()], valid);
       const sources = new Map<string, SourceKey>();
       for (const c of valid) {
@@ -443,9 +455,22 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
         sources.set(sourceMapKey(k), k);
       }
       const stored = await deps.ingest.acceptedFromSources(s.db, [...sources.values()]);
-      return checked.map((c) => (c instanceof DdsError ? c : bind(c, found, stored)));
+      const answers = checked.map((c) => (c instanceof DdsError ? c : bind(c, found, stored)));
+      if (!deps.ingest.insertOrFindRecords && created.size > 0 && deps.journal?.()) {
+        for (const [mk, items] of identityItems(valid)) {
+          const list = aloneItems.get(mk);
+          if (list) list.push(...items);
+          else aloneItems.set(mk, items);
+        }
+      }
+      return answers;
     },
     async flush() {
+      // In a write group, records of models that resolve alone are written resolved (the
+      // store may still write them unresolved, clearing `resolved`: see IngestStore.insertRecords).
+      const alone = aloneItems.size > 0 ? await resolveNewRecords(s.db, [...created.values()], aloneItems, aloneModels) : undefined;
+      aloneItems.clear();
+      aloneModels = undefined;
       // The records first: their keys are those their contributions name.
       await deps.ingest.insertRecords(s.db, s.workspace, [...created.values()]);
       for (const [row, record] of pendingBindings) row.recordKey = record.key!;
@@ -457,7 +482,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
         deps.markStale(s, touched, changedRecords),
       ]);
       const journal = deps.journal?.();
-      if (journal) tell(journal);
+      if (journal) tell(journal, alone);
       for (const head of heads.values()) {
         if (head.pending) head.key = head.pending.key;
         delete head.pending;
@@ -477,7 +502,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
   };
 
   /** Tells the write group's journal what this flush wrote (records created, contributions, supersessions). */
-  function tell(journal: GroupJournal): void {
+  function tell(journal: GroupJournal, alone?: ReadonlyMap<string, CompiledModel>): void {
     const modelIds = new Map([...models.values()].flatMap((m) => (m ? [[m.key, m.id] as const] : [])));
     const createdRecord = (r: RecordInsert, modelId: string, model?: CompiledModel) =>
       journal.created({
@@ -487,7 +512,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
         ...(model && r.resolved ? { resolved: r.resolved, model, untold: journal.bounded, clean: r.clean === true } : {}),
       });
     for (const [r, modelId, model] of freshRecords) createdRecord(r, modelId, model);
-    for (const r of created.values()) createdRecord(r, modelIds.get(r.modelKey)!);
+    for (const r of created.values()) createdRecord(r, modelIds.get(r.modelKey)!, alone?.get(r.id));
     journal.superseded(supersededKeys);
     for (const row of rows) {
       const f = facts.get(row);

@@ -211,7 +211,11 @@ export interface IngestStore {
    * asked `findRecords` first and `insertRecords` at the end.
    */
   insertOrFindRecords?(db: Sql, workspace: string, rows: readonly RecordInsert[]): Promise<Map<string, FoundRecord>>;
-  /** Inserts new records of `workspace` (not resolved yet), in order; sets each one's key. */
+  /**
+   * Inserts new records of `workspace` in order; sets each one's key. A row with `resolved`
+   * set (its writer resolved it alone, in a write group) is written so, or, by a store that
+   * cannot, unresolved with its `resolved` and `clean` cleared (its pass resolves it).
+   */
   insertRecords(db: Sql, workspace: string, rows: readonly RecordInsert[]): Promise<void>;
   /** Inserts contributions of `workspace` in order (a row may supersede one before it); sets each one's key. */
   insertContributions(db: Sql, workspace: string, rows: readonly ContributionInsert[]): Promise<void>;

@@ -1,6 +1,6 @@
 import type postgres from "postgres";
 import type { RecordWrite } from "../pass-store.js";
-import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, type ContributionInsert, type FoundRecord, type IdentityKey, type RecordInsert, type SourceHead, type SourceKey } from "../evidence-repo.js";
+import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, type ContributionInsert, type FoundRecord, type IdentityKey, type RecordInsert, type ResolvedColumns, type SourceHead, type SourceKey } from "../evidence-repo.js";
 import { copyIn, copyValue } from "./pg-copy.js";
 import type { GroupConnection, StatementHook } from "./pg-group-connection.js";
 import type { KnownIdentities } from "./pg-known-identities.js";
@@ -18,13 +18,26 @@ interface HeldRecord {
   createdAt: string;
   /** Set by the pass run as the group ends (see `resolve`), with the pass's time: copied resolved, not updated after. */
   resolved?: { write: RecordWrite; at: string };
+  /**
+   * Its columns as its writer resolved it alone (see RecordInsert.resolved): a pass of the
+   * group that took it as it is finds nothing to write, and it is copied so, clean.
+   */
+  alone?: ResolvedColumns;
+  /** Set when it must be read by its context's next pass after all (see `stamp`): copied unresolved then, unless a pass resolved it. */
+  stamped?: boolean;
 }
 
-/** A record's COPY line, resolved or not (NULLs and the unresolved mark). */
-const recordLine = (r: HeldRecord): string =>
+/**
+ * A record's COPY line: as the group's pass resolved it; as its writer resolved it alone,
+ * when `clean` (the group's passes ran, and it was not stamped since); else unresolved
+ * (NULLs and the unresolved mark), for the next pass of its context.
+ */
+const recordLine = (r: HeldRecord, clean: boolean): string =>
   r.resolved
     ? `${r.head}\t${r.resolved.write.dataChanged ? r.resolved.at : r.createdAt}\t${copyValue(r.resolved.write.data)}\t\\\\x${r.resolved.write.sha256}\t${copyValue(r.resolved.write.issues)}\t${copyValue(r.resolved.write.lineage)}\t0\n`
-    : `${r.head}\t${r.createdAt}\t\\N\t\\N\t\\N\t\\N\t${UNRESOLVED_VERSION}\n`;
+    : r.alone && clean && !r.stamped
+      ? `${r.head}\t${r.createdAt}\t${copyValue(r.alone.data)}\t\\\\x${r.alone.sha256}\t${copyValue(r.alone.issues)}\t${copyValue(r.alone.lineage)}\t0\n`
+      : `${r.head}\t${r.createdAt}\t\\N\t\\N\t\\N\t\\N\t${UNRESOLVED_VERSION}\n`;
 
 /** A contribution held for COPY: its line around the status, which a later call may still change. */
 interface HeldContribution {
@@ -101,6 +114,8 @@ export class IngestBuffer implements StatementHook {
   resolving = false;
   /** Set once a statement made the group copy its rows before its end (the journal's rows are then in the tables). */
   copiedEarly = false;
+  /** Set once the group's passes have run on the rows still held: records resolved alone are copied clean from then on. */
+  passesRan = false;
   private contributions: HeldContribution[] = [];
   /** Keys of rows already in the database to mark superseded. */
   private stored: number[] = [];
@@ -210,6 +225,7 @@ export class IngestBuffer implements StatementHook {
       this.made.push([r.contextKey, mk]);
       added.push(mk);
       const held: HeldRecord = { key: r.key, head: `${r.key}\t${r.id}\t${w}\t${r.contextKey}\t${r.modelKey}\t${copyValue(r.identityKey)}\t${copyValue(r.createdBy)}\t${r.now}`, createdAt: r.now };
+      if (r.resolved && r.clean) held.alone = r.resolved;
       this.records.push(held);
       this.recordsByKey.set(r.key, held);
     });
@@ -302,6 +318,22 @@ export class IngestBuffer implements StatementHook {
     return stored;
   }
 
+  /**
+   * Records to stamp with their context's version (their evidence changed, or no pass of the
+   * group resolved their context): those held lose their resolved-alone state (copied
+   * unresolved, unless a pass resolves them); returns the others, rows of the tables.
+   */
+  stamp(keys: Iterable<number>): number[] {
+    const stored: number[] = [];
+    for (const key of keys) {
+      const held = this.recordsByKey.get(key);
+      // Never undone: a record copied unresolved is only read again by its next pass.
+      if (held) held.stamped = true;
+      else stored.push(key);
+    }
+    return stored;
+  }
+
   /** Whether rows are held that the database does not have yet. */
   get pending(): boolean {
     return this.records.length > 0 || this.contributions.length > 0 || this.stored.length > 0;
@@ -331,7 +363,7 @@ export class IngestBuffer implements StatementHook {
       for (const c of contributions) c.copied = false;
     });
     const lines = contributions.map((c) => c.head + c.status + c.tail);
-    const recordLines = records.map(recordLine);
+    const recordLines = records.map((r) => recordLine(r, this.passesRan));
     return conn.exclusive(async () => {
       // Superseded first: the unique index on accepted contributions takes the new ones after.
       const marked = stored.length > 0 ? conn.raw.unsafe(MARK_SUPERSEDED, [stored]).execute() : undefined;

@@ -1,4 +1,4 @@
-import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, workspaceKey, type FoundRecord, type IdentityKey, type IngestStore, type SourceHead, type SourceKey } from "../evidence-repo.js";
+import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, workspaceKey, type ContributionInsert, type FoundRecord, type IdentityKey, type IngestStore, type SourceHead, type SourceKey } from "../evidence-repo.js";
 import type { Sql } from "../sql.js";
 import { IngestBuffer, type KeyBlocks } from "./pg-ingest-buffer.js";
 import type { KnownIdentities } from "./pg-known-identities.js";
@@ -16,10 +16,15 @@ function rowsSql(head: string, values: string, n: number): string {
   return sql;
 }
 
-/** Keys for `n` new rows of `table`, from its sequence, taken first so rows written together can refer to each other. */
+/**
+ * Keys for `n` new rows of `table`, from its sequence as the rows are written (a writer that
+ * runs again after another gets later keys), taken first so rows written together can
+ * refer to each other. One row of text: a hundred rows cost the driver more to read than
+ * the server to make.
+ */
 async function newKeys(db: Sql, table: "records" | "contributions", n: number): Promise<number[]> {
-  const rows = await db.all<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('${table}', 'id')) AS id FROM generate_series(1, ?)`, [n]);
-  return rows.map((r) => Number(r.id));
+  const [row] = await db.all<{ ids: string }>(`SELECT string_agg(nextval(pg_get_serial_sequence('${table}', 'id'))::text, ',') AS ids FROM generate_series(1, ?)`, [n]);
+  return row.ids.split(",").map(Number);
 }
 
 async function inChunks<T>(rows: readonly T[], fn: (chunk: readonly T[]) => Promise<unknown>): Promise<void> {
@@ -47,9 +52,14 @@ async function insertKeyed<R extends { key?: number }>(
 
 const RECORD_INSERT = "INSERT INTO records (id, uuid, workspace_id, context_id, model_id, identity_key, created_by, created_at, updated_at, changed_version) VALUES ";
 const RECORD_VALUES = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ${UNRESOLVED_VERSION})`;
+// One array per column, whatever the number of rows: a fixed text (prepared once) with 12
+// parameters, where a multi-row VALUES list binds 13 per row (and each bound parameter
+// costs the driver more than an element of an array does).
 const CONTRIBUTION_INSERT = `INSERT INTO contributions (id, uuid, workspace_id, record_id, source_id, source_type, data, field_confidences, status, supersedes,
-  observed_at, received_at, created_by) VALUES `;
-const CONTRIBUTION_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    observed_at, received_at, created_by)
+  SELECT x.id, x.uuid, ?, x.r, x.s, x.t, CAST(x.d AS json), CAST(x.f AS json), x.st, x.sup, x.o, x.at, x.b
+  FROM unnest(?::bigint[], ?::uuid[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::timestamptz[], ?::text[])
+    AS x(id, uuid, r, s, t, d, f, st, sup, o, at, b)`;
 
 const FIND_RECORDS = `SELECT r.id AS key, r.uuid AS id, r.context_id AS c, r.model_id AS m, r.identity_key AS k FROM records r
   JOIN unnest(?::bigint[], ?::bigint[], ?::text[]) AS x(c, m, k) ON r.context_id = x.c AND r.model_id = x.m AND r.identity_key = x.k
@@ -149,6 +159,11 @@ export const pgIngest: IngestStore = {
     if (rows.length === 0) return;
     const buffer = held(db);
     if (buffer) return buffer.addRecords(await workspaceKey(db, workspace), rows);
+    // Outside the group's held rows (a nested savepoint) they are written unresolved: their pass resolves them.
+    for (const r of rows) {
+      r.resolved = undefined;
+      r.clean = undefined;
+    }
     const d = db.dialect;
     await insertKeyed(db, workspace, "records", rows, { head: RECORD_INSERT, values: RECORD_VALUES }, (r, ws) => [
       r.key, d.uuid(r.id), ws, r.contextKey, r.modelKey, r.identityKey, r.createdBy, d.time(r.now), d.time(r.now),
@@ -159,9 +174,23 @@ export const pgIngest: IngestStore = {
     const buffer = held(db);
     if (buffer) return buffer.addContributions(await workspaceKey(db, workspace), rows);
     const d = db.dialect;
-    await insertKeyed(db, workspace, "contributions", rows, { head: CONTRIBUTION_INSERT, values: CONTRIBUTION_VALUES }, (c, ws) => [
-      c.key, d.uuid(c.id), ws, c.recordKey, c.sourceId, c.sourceType, c.data, c.fieldConfidences, c.status,
-      c.supersedesRow?.key ?? c.supersedesKey, c.observedAt, d.time(c.receivedAt), c.createdBy,
+    const [ws, keys] = await Promise.all([workspaceKey(db, workspace), newKeys(db, "contributions", rows.length)]);
+    rows.forEach((r, i) => (r.key = keys[i]));
+    const column = <T>(of: (c: ContributionInsert) => T): T[] => rows.map(of);
+    await db.run(CONTRIBUTION_INSERT, [
+      ws,
+      keys,
+      column((c) => d.uuid(c.id)),
+      column((c) => c.recordKey),
+      column((c) => c.sourceId),
+      column((c) => c.sourceType),
+      column((c) => c.data),
+      column((c) => c.fieldConfidences),
+      column((c) => c.status),
+      column((c) => c.supersedesRow?.key ?? c.supersedesKey),
+      column((c) => c.observedAt),
+      column((c) => d.time(c.receivedAt)),
+      column((c) => c.createdBy),
     ]);
   },
   async markSuperseded(db, keys) {

@@ -92,7 +92,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     concurrentWriters: true,
     ingest: pgIngest,
     passes: pgPasses,
-    markStale: (db, ids, records) => pgMarkStale(db, ids, groups.marks, records),
+    // Records the open write group holds are stamped there (pg-ingest-buffer.ts).
+    markStale: (db, ids, records) => pgMarkStale(db, ids, groups.marks, groups.unheld(records)),
     markStaleAtCommit: pgMarkStaleAtCommit,
     writeGroup: () => groups.open(sql.memo),
     changeStamp: () => listener.stamp(),

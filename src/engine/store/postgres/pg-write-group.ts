@@ -16,6 +16,8 @@ export type AfterCommit = () => void;
 /** The store's write groups: the open one (for the root executor and pgMarkStale), and how to open one. */
 export interface PgWriteGroups extends GroupSlot {
   readonly marks: StaleMarks | undefined;
+  /** Records to stamp, without those the open group holds (see IngestBuffer.stamp). */
+  unheld(records: Iterable<number> | undefined): Iterable<number> | undefined;
   open(memo: Map<string, unknown>): WriteGroup;
 }
 
@@ -50,6 +52,7 @@ export function createPgWriteGroups(pool: PgPool, sink: CommitSink, afterCommit?
     get marks() {
       return current;
     },
+    unheld: (records) => (current && records ? current.unheld(records) : records),
     open(memo) {
       if (current) throw new Error("a write group is already open");
       const group = new PgGroup(pool, memo, keys, known);
@@ -154,6 +157,10 @@ class PgGroup implements OpenGroup, StaleMarks, StatementHook {
     }
   }
 
+  unheld(records: Iterable<number>): number[] {
+    return this.buffer.stamp(records);
+  }
+
   bump(rows: readonly { key: number; version: number }[]): void {
     for (const r of rows) this.callBumped.set(r.key, r.version);
   }
@@ -236,6 +243,7 @@ class PgGroup implements OpenGroup, StaleMarks, StatementHook {
     this.buffer.resolving = true;
     try {
       await run();
+      this.buffer.passesRan = true;
     } finally {
       this.buffer.resolving = false;
     }
