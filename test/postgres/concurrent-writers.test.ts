@@ -169,6 +169,37 @@ describe("writers of evidence on PostgreSQL", () => {
     }
   });
 
+  it("many writers of the same records and source at once all succeed: one that loses the race runs again holding the contexts, and each record ends with one accepted contribution after a chain of all of them", async () => {
+    const engines = await Promise.all(Array.from({ length: 4 }, async () => createLocalEngine({ db: await openDatabase(url), ownsStore: true })));
+    try {
+      const { contextId } = await engines[0].createContext({ name: "many-writers" });
+      const ssns = Array.from({ length: 20 }, (_, i) => `many-${i}`);
+      const WRITERS = 16;
+      // Every bulk gives every record a new contribution of the same source: each pair of
+      // them races on every record's accepted contribution.
+      const bulks = await Promise.all(
+        Array.from({ length: WRITERS }, (_, w) => engines[w % engines.length].bulkCreateContributions({ items: ssns.map((ssn) => item(contextId, ssn, w + 1, "feed")) })),
+      );
+      for (const b of bulks) expect(b.summary).toMatchObject({ succeeded: ssns.length, failed: 0 });
+      const rows = await db.unsafe(
+        `SELECT r.identity_key AS k, k.status, k.id, k.supersedes FROM contributions k JOIN records r ON r.id = k.record_id JOIN contexts c ON c.id = r.context_id
+         WHERE c.uuid = $1 ORDER BY r.identity_key, k.id`,
+        [contextId],
+      );
+      const records = [...new Set(rows.map((r) => String(r.k)))];
+      expect(records).toHaveLength(ssns.length);
+      for (const record of records) {
+        const mine = rows.filter((r) => String(r.k) === record);
+        expect(mine).toHaveLength(WRITERS);
+        expect(mine.filter((r) => r.status === "accepted")).toHaveLength(1);
+        // One chain: each contribution supersedes the one before it, the first none.
+        expect(mine.map((r) => (r.supersedes === null ? null : String(r.supersedes)))).toEqual([null, ...mine.slice(0, -1).map((r) => String(r.id))]);
+      }
+    } finally {
+      for (const e of engines) await e.close();
+    }
+  });
+
   it("a status change waits for an open bulk into the context, and a bulk after it is refused", async () => {
     const a = await gatedEngine();
     const b = createLocalEngine({ db: await openDatabase(url), ownsStore: true });

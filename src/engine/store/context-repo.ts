@@ -111,7 +111,7 @@ export function createContextRepo(db: Sql, workspace: string) {
           ? []
           : await db.all<ContextState>(
               `SELECT id AS key, uuid AS id, status FROM contexts WHERE workspace_id = ${WORKSPACE} AND uuid IN (${wanted.map(() => "?").join(", ")}) AND deleted_at IS NULL
-         ORDER BY id${options.lock ? ` ${options.lock === "key-share" ? d.forKeyShare : d.forUpdate}` : ""}`,
+         ORDER BY id${options.lock ? ` ${options.lock === "key-share" && !db.serialized ? d.forKeyShare : d.forUpdate}` : ""}`,
               [workspace, ...wanted.map((id) => d.uuid(id))],
             );
       for (const r of rows) r.key = Number(r.key);

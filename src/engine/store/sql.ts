@@ -39,6 +39,12 @@ export interface Sql {
    * it rolls back, and by every write that changes what is kept here ({@link forgetGroupState}).
    */
   readonly groupMemo?: Map<string, unknown>;
+  /**
+   * Set on a transaction run again because another writer gave the same record its evidence
+   * at the same moment (PostgreSQL; see pg-sql.ts): it holds the contexts it writes into
+   * against every other writer, so it cannot lose that race again.
+   */
+  readonly serialized?: boolean;
   /** Every row of a query. */
   all<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /** The first row of a query, or undefined. */

@@ -42,13 +42,16 @@ const RETRYABLE = new Set(["40P01", "40001"]);
  * first's row when it runs again, and binds or supersedes after it.
  */
 const RACES = new Set(["records_identity_live", "contributions_accepted"]);
-const RETRIES = 5;
+const RETRIES = 8;
+
+/** True when a transaction lost one of the RACES: it runs again, serialized (see Sql.serialized). */
+const lostRace = (err: unknown): boolean => {
+  const { code, constraint_name: constraint } = err as { code?: string; constraint_name?: string };
+  return code === "23505" && RACES.has(constraint ?? "");
+};
 
 /** True when a failed transaction may simply run again (see RETRYABLE and RACES). */
-const retryable = (err: unknown): boolean => {
-  const { code, constraint_name: constraint } = err as { code?: string; constraint_name?: string };
-  return RETRYABLE.has(code ?? "") || (code === "23505" && RACES.has(constraint ?? ""));
-};
+const retryable = (err: unknown): boolean => RETRYABLE.has((err as { code?: string }).code ?? "") || lostRace(err);
 
 /** One statement, prepared (the repositories' SQL is a fixed set), with `?` turned into `$n`. */
 export const query = <T>(client: Client, sql: string, params: readonly unknown[]): postgres.PendingQuery<postgres.Row[]> & Promise<T[]> =>
@@ -69,12 +72,12 @@ export function pgRootSql(pool: PgPool, sink: CommitSink, groups?: GroupSlot): S
    * round trips plus one. A read-only snapshot does not even wait for its COMMIT: its reads
    * are done, and the connection is handed back once the COMMIT has run.
    */
-  const once = async <T>(fn: (tx: Sql) => Promise<T>, options: TxOptions): Promise<T> => {
+  const once = async <T>(fn: (tx: Sql) => Promise<T>, options: TxOptions, serialized = false): Promise<T> => {
     let announced: Set<Announcement> | undefined;
     const result = await pool.use(async (client) => {
       const conn = await client.reserve();
       let release = true;
-      const tx = new PgTx(conn, memo, undefined, !options.readOnly);
+      const tx = new PgTx(conn, memo, undefined, !options.readOnly, serialized);
       try {
         const begun = conn.unsafe(options.readOnly ? "BEGIN READ ONLY ISOLATION LEVEL REPEATABLE READ" : "BEGIN");
         begun.catch(() => undefined);
@@ -142,13 +145,18 @@ export function pgRootSql(pool: PgPool, sink: CommitSink, groups?: GroupSlot): S
       // In a write group every transaction is a savepoint of the group's (see pg-write-group).
       const group = groups?.current;
       if (group) return group.call(fn);
+      // Once it lost a race for a record's evidence, a transaction runs again holding its
+      // contexts against every writer: under many writers of the same records, each run
+      // again side by side could lose to yet another one, up to the last retry (a 500).
+      let serialized = false;
       for (let attempt = 1; ; attempt++) {
         try {
-          return await once(fn, options);
+          return await once(fn, options, serialized);
         } catch (err) {
           // Two nodes' transactions that locked rows in crossing orders, a snapshot conflict,
           // or two writers of one record: PostgreSQL aborted one, which runs again from the start.
           if (!retryable(err)) throw err;
+          serialized ||= lostRace(err);
           if (attempt >= RETRIES) throw asDatabaseUnavailable(err) ?? err;
         }
       }
@@ -223,6 +231,8 @@ export class PgTx implements Sql {
     private readonly guard?: () => void,
     /** A transaction of its own (not a savepoint, not a write group's call): it may defer statements to its COMMIT. */
     private readonly topLevel = false,
+    /** See Sql.serialized. */
+    readonly serialized = false,
   ) {}
 
   /** True when this transaction can defer statements to its COMMIT (see atCommit). */
@@ -309,7 +319,7 @@ export class PgTx implements Sql {
     this.guard?.();
     this.childOpen = true;
     const body = async (sp: postgres.TransactionSql | postgres.ReservedSql): Promise<T> => {
-      const child = new PgTx(sp, this.memo, this.guard);
+      const child = new PgTx(sp, this.memo, this.guard, false, this.serialized);
       try {
         const result = await fn(child);
         // Kept only when the savepoint is released: a rolled-back one announces nothing.
