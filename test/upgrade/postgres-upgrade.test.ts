@@ -12,15 +12,19 @@ beforeAll(async () => {
 afterAll(async () => cluster?.stop());
 
 const FIXTURE = "postgres-schema-1";
-describeUpgrade({ fixture: FIXTURE, from: 1, to: 6, migration: "0002-compact-keys", open: () => postgresTarget(cluster, releaseFixture(FIXTURE)) });
+describeUpgrade({ fixture: FIXTURE, from: 1, to: 7, migration: "0002-compact-keys", open: () => postgresTarget(cluster, releaseFixture(FIXTURE)) });
 // The last release's schema (2): its upgrade adds columns and the rate budgets' table.
-describeUpgrade({ fixture: "postgres-schema-2", from: 2, to: 6, migration: "incremental-passes", copies: false, open: () => postgresTarget(cluster, releaseFixture("postgres-schema-2")) });
+describeUpgrade({ fixture: "postgres-schema-2", from: 2, to: 7, migration: "incremental-passes", copies: false, open: () => postgresTarget(cluster, releaseFixture("postgres-schema-2")) });
+// The releases after it: schema 3 gains the rate limits', token expiry's and stale_since's columns and the partial
+// records_changed index; 6 (the release before this one) the index rebuilt.
+describeUpgrade({ fixture: "postgres-schema-3", from: 3, to: 7, migration: "rate-limits", copies: false, open: () => postgresTarget(cluster, releaseFixture("postgres-schema-3")) });
+describeUpgrade({ fixture: "postgres-schema-6", from: 6, to: 7, migration: "records-changed-partial", copies: false, open: () => postgresTarget(cluster, releaseFixture("postgres-schema-6")) });
 
 itSurvivesAKilledUpgrade({
   title: "a migration killed after it copied the contributions rolls back; run again, it completes with every row",
   fixture: FIXTURE,
   from: 1,
-  to: 6,
+  to: 7,
   records: 50_000,
   open: () => postgresTarget(cluster, releaseFixture(FIXTURE)),
   // The server rolls the transaction back when it sees its client gone.

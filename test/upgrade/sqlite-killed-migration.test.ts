@@ -7,7 +7,7 @@ itSurvivesAKilledUpgrade({
   title: "a migration killed while it copies contributions leaves the SQLite file as it was; run again, it completes with every row",
   fixture: "sqlite-schema-1",
   from: 1,
-  to: 9,
+  to: 10,
   records: 50_000,
   open: async () => sqliteTarget(releaseFixture("sqlite-schema-1")),
   // What the killed process left (a WAL, a lock) is no harm: the file reads whole.

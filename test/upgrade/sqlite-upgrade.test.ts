@@ -4,14 +4,19 @@ import { BIN } from "../helpers/cli.js";
 import { releaseFixture, sqliteTarget } from "./support.js";
 import { describeUpgrade } from "./upgrade-suite.js";
 
-// A SQLite file of every released schema (1 to 5), upgraded in place by today's ddsctl: the
+// A SQLite file of every released schema (1 to 6, and 9), upgraded in place by today's ddsctl: the
 // compact-keys rebuild brings 1 to 4 straight to the latest schema; 5 adds columns (the
 // incremental passes' and the rate limits') and the rate budgets' table.
 for (const from of [1, 2, 3, 4]) {
   const fixture = `sqlite-schema-${from}`;
-  describeUpgrade({ fixture, from, to: 9, migration: "0005-compact-keys", open: async () => sqliteTarget(releaseFixture(fixture)) });
+  describeUpgrade({ fixture, from, to: 10, migration: "0005-compact-keys", open: async () => sqliteTarget(releaseFixture(fixture)) });
 }
-describeUpgrade({ fixture: "sqlite-schema-5", from: 5, to: 9, migration: "incremental-passes", copies: false, open: async () => sqliteTarget(releaseFixture("sqlite-schema-5")) });
+describeUpgrade({ fixture: "sqlite-schema-5", from: 5, to: 10, migration: "incremental-passes", copies: false, open: async () => sqliteTarget(releaseFixture("sqlite-schema-5")) });
+// The releases after it: schema 6 (the incremental passes' columns, records_changed made
+// whole) gains the rate limits', token expiry's and stale_since's columns and the partial
+// index; schema 9 (the release before this one) the partial index.
+describeUpgrade({ fixture: "sqlite-schema-6", from: 6, to: 10, migration: "rate-limits", copies: false, open: async () => sqliteTarget(releaseFixture("sqlite-schema-6")) });
+describeUpgrade({ fixture: "sqlite-schema-9", from: 9, to: 10, migration: "records-changed-partial", copies: false, open: async () => sqliteTarget(releaseFixture("sqlite-schema-9")) });
 
 it("in a terminal, the upgrade redraws one progress line with the share of rows copied", async () => {
   const target = sqliteTarget(releaseFixture("sqlite-schema-4"));
@@ -25,7 +30,7 @@ it("in a terminal, the upgrade redraws one progress line with the share of rows 
     // It ends drawn full, then moves on; no line per table as in a log.
     expect(r.stdout).toMatch(new RegExp(`\\r${label}: settings 100 % \\(([\\d,]+) of \\1 rows\\)\\x1b\\[K\\r?\\n`));
     expect(r.stdout).not.toMatch(new RegExp(`${label}: \\w+\\r?\\n`));
-    expect(r.stdout).toContain("applied 5 migration(s); schema version 9");
+    expect(r.stdout).toContain("applied 6 migration(s); schema version 10");
   } finally {
     await target.cleanup();
   }
