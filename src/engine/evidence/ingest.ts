@@ -459,7 +459,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
       if (!deps.ingest.insertOrFindRecords && created.size > 0 && deps.journal?.()) {
         for (const [mk, items] of identityItems(valid)) {
           const list = aloneItems.get(mk);
-          if (list) list.push(...items);
+          if (list) for (const item of items) list.push(item);
           else aloneItems.set(mk, items);
         }
       }
