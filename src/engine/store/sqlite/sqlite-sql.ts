@@ -107,6 +107,14 @@ export function sqliteRootSql(conn: SqliteConnection): Sql {
     }
     return wait.then(() => whenFree(conn, f)).finally(() => conn.lock.release());
   };
+  /** A statement that returns rows, counted as a write (see SqliteConnection.writes) unless SQLite says it only reads. */
+  const query = <R>(text: string, fetch: (p: Prepared) => R): Promise<R> =>
+    exclusive(() => {
+      const p = conn.q(text);
+      const result = fetch(p);
+      if (!p.stmt.readonly) conn.writes++;
+      return result;
+    });
   return {
     dialect: sqliteDialect,
     memo: conn.memo,
@@ -114,20 +122,8 @@ export function sqliteRootSql(conn: SqliteConnection): Sql {
     get groupMemo() {
       return conn.groupOpen ? conn.groupMemo : undefined;
     },
-    all: <T>(text: string, params: readonly unknown[] = []) =>
-      exclusive(() => {
-        const p = conn.q(text);
-        const rows = allRows<T>(p, params);
-        if (!p.stmt.readonly) conn.writes++;
-        return rows;
-      }),
-    get: <T>(text: string, params: readonly unknown[] = []) =>
-      exclusive(() => {
-        const p = conn.q(text);
-        const row = firstRow<T>(p, params);
-        if (!p.stmt.readonly) conn.writes++;
-        return row;
-      }),
+    all: <T>(text: string, params: readonly unknown[] = []) => query(text, (p) => allRows<T>(p, params)),
+    get: <T>(text: string, params: readonly unknown[] = []) => query(text, (p) => firstRow<T>(p, params)),
     run: (text: string, params: readonly unknown[] = []) =>
       exclusive(() => {
         const changes = conn.q(text).stmt.run(params).changes;
