@@ -1,4 +1,4 @@
-import { DdsError, errors } from "../../contract/errors.js";
+import { DdsError } from "../../contract/errors.js";
 import { isWellFormedContribution } from "../../contract/contribution-shape.js";
 import type { Contribution, ContributionCreate, SourceType } from "../../contract/schemas/index.js";
 import type { PassContribution } from "../pipeline/types.js";
@@ -6,107 +6,22 @@ import { loadedSchemas, requestSchemas } from "../request-schemas.js";
 import { assertJsonValue } from "../../contract/json-limits.js";
 import { parseBody } from "../../contract/parse.js";
 import { idText, newIdBytes } from "../../util/ids.js";
-import { isDateTime } from "../models/field-definition.js";
 import type { Scope } from "../engine-context.js";
 import type { StoredModel } from "../models/model-types.js";
 import type { ContextState } from "../store/context-repo.js";
-import { identityMapKey, sourceMapKey, type ContributionInsert, type IngestStore, type FoundRecord, type IdentityKey, type RecordInsert, type RecordRow, type SourceHead, type SourceKey } from "../store/evidence-repo.js";
-import { encodeConfidences, encodeValues } from "../store/field-values-codec.js";
-import { checkEvidence, identityKeyOf, missingIdentity } from "./evidence-data.js";
+import { identityMapKey, sourceMapKey, type ContributionInsert, type FoundRecord, type IdentityKey, type RecordInsert, type RecordRow, type SourceHead, type SourceKey } from "../store/evidence-repo.js";
 import { apiContribution } from "./contribution-view.js";
-import { contextNotActive, invalidContribution, missingIdentityProblem, modelNotActive } from "./evidence-problems.js";
-import type { ModelCache } from "./model-cache.js";
-import type { ReplayRepo } from "../store/idempotency-repo.js";
 import type { GroupJournal } from "../pipeline/group-journal.js";
 import { jsonCopy } from "./json-copy.js";
 import type { CompiledModel } from "../models/model-types.js";
+import { checkItem, type CheckLookups } from "./check-item.js";
+import type { Bound, Checked, Head, IngestDeps, IngestWriter, IngestWriterOptions } from "./ingest-types.js";
 import { definitionsOf, resolveNewRecords, type IdentityItem } from "./new-records.js";
-import { sameEvidence, type HeadEvidence } from "./head-evidence.js";
+import { sameEvidence } from "./head-evidence.js";
 import { withAnswerStatus } from "../../contract/answer-status.js";
 
-/** What ingest needs beyond a scope: engine-wide caches and the store's lookups. */
-export interface IngestDeps {
-  models: ModelCache;
-  /** Exactly-once keyed calls (one per engine: codecs registered here serve every door). */
-  replay: ReplayRepo;
-  ingest: IngestStore;
-  /** Marks contexts stale (evidence arrived), by key, and the records whose evidence changed, inside the caller's transaction. */
-  markStale(s: Scope, contextKeys: Iterable<number>, recordKeys?: Iterable<number>): Promise<void>;
-  /** Starts what markStale will read first (sent with the writer's first reads, one round trip for both). */
-  prepareStale?(s: Scope): void;
-  /** The open write group's journal, if a group is open: what a call writes is told to it. */
-  journal?: () => GroupJournal | undefined;
-}
-
-/** Checks that evidence may be written into this model and context (the 409s of docs/resources.md). */
-export function assertWritable(model: StoredModel, context: { id: string; status: string }): void {
-  if (model.status !== "active") throw modelNotActive(model);
-  if (context.status !== "active") throw contextNotActive(context, "adding evidence");
-}
-
-/** The accepted contribution of one source to one record, as the writer knows it: stored, or made by this writer. */
-interface Head extends Omit<SourceHead, "key"> {
-  /** Its key once stored. */
-  key?: number;
-  /** Set while the contribution is still waiting in this writer (not written yet). */
-  pending?: ContributionInsert;
-}
-
-/** A record a contribution binds to: stored (with its key) or created by this writer. */
-interface Bound {
-  id: string;
-  key?: number;
-  created?: RecordInsert;
-  /** Stored by this writer (insertOrFindRecords): no contribution came before. */
-  fresh?: boolean;
-}
-
-/** An item that passed every check, waiting to be bound to its record. */
-interface Checked {
-  input: ContributionCreate;
-  model: StoredModel;
-  context: ContextState;
-  data: Record<string, unknown>;
-  confidences: Record<string, number>;
-  confidencesByName: Record<string, number>;
-  /** The explicit record, or undefined when bound by identity. */
-  recordId: string | undefined;
-  key: string | undefined;
-  /** The id its contribution gets, and its bytes (made at check: a record resolved as it is created names it in its lineage). */
-  id: string;
-  idBytes: Buffer;
-  /** What it says, as stored (compared with the accepted contribution of its source). */
-  evidence: HeadEvidence;
-}
-
-/** Writes the contributions of one transaction; see {@link createIngestWriter}. */
-export interface IngestWriter {
-  /**
-   * Validates contributions and binds them (by recordId, identity values, or the singleton
-   * rule), planning the records to create and the earlier contributions of the same
-   * sources to supersede. Each item gets its contribution as the API shows it on creation,
-   * or the DdsError that makes it invalid (an invalid item changes nothing, so a bulk item
-   * needs no savepoint). The lookups are made for all items at once: a few queries per
-   * call, not a few per item.
-   */
-  addAll(bodies: readonly unknown[], options?: { sourceTypeOverride?: SourceType; jsonChecked?: boolean }): Promise<(Contribution | DdsError)[]>;
-  /**
-   * Parses `bodies` and starts reading what they name (models, contexts, explicit records)
-   * without waiting: the next `addAll` of the same array takes that over. Lets a caller put
-   * those reads on the wire behind its own (a keyed call's key lock and lookup): one round
-   * trip on PostgreSQL instead of two.
-   */
-  prepare(bodies: readonly unknown[], options?: { jsonChecked?: boolean }): void;
-  /** Writes everything added so far (records, supersessions, contributions, staleness). */
-  flush(): Promise<void>;
-  /** The store's keys of every contribution written so far, in the order they were added. */
-  writtenKeys(): number[];
-}
-
-const newContributionId = () => {
-  const idBytes = newIdBytes();
-  return { id: idText(idBytes), idBytes };
-};
+export type { IngestDeps, IngestWriter, IngestWriterOptions } from "./ingest-types.js";
+export { assertWritable } from "./check-item.js";
 
 const caught = <T>(fn: () => T): T | DdsError => {
   try {
@@ -125,16 +40,6 @@ const caught = <T>(fn: () => T): T | DdsError => {
  * written to are locked first (on PostgreSQL; SQLite's write transaction holds the file),
  * so nothing else changes the rows this writer remembers until it commits.
  */
-/** Options of an ingest writer. */
-export interface IngestWriterOptions {
-  /**
-   * Evidence equal to the accepted contribution of its source (see head-evidence.ts) is
-   * answered with that one and stores nothing (default true); a record update, an explicit
-   * edit, is stored whatever it says.
-   */
-  unchanged?: boolean;
-}
-
 export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWriterOptions = {}): IngestWriter {
   const keepUnchanged = options.unchanged ?? true;
   const models = new Map<string, StoredModel | undefined>();
@@ -277,44 +182,9 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
     receivedAt: now!,
     observedAt: c.input.observedAt ?? null,
   });
-  let overrideType: SourceType | undefined;
-
-  /** Every check of one item (SPEC §2 and §3): throws a DdsError when it is invalid. */
-  const check = (input: ContributionCreate): Checked => {
-    const model = models.get(input.modelId.toLowerCase());
-    if (!model) throw errors.notFound("model", input.modelId);
-    const context = contexts.get(input.contextId.toLowerCase());
-    if (!context) throw errors.notFound("context", input.contextId);
-    assertWritable(model, context);
-    const checked = checkEvidence(model, input.data, input.fieldConfidences);
-    if (input.observedAt !== undefined && !isDateTime(input.observedAt)) {
-      checked.problems.push({ path: "observedAt", message: "must be an ISO 8601 datetime with a time zone" });
-    }
-    const recordId = input.recordId?.toLowerCase();
-    const key = identityKeyOf(model, checked.data);
-    if (recordId) {
-      const record = created.get(recordId) ?? records.get(recordId);
-      if (!record) throw errors.notFound("record", recordId);
-      if (record.contextKey !== context.key || record.modelKey !== model.key) {
-        checked.problems.push({ path: "recordId", message: "the record belongs to another context or model" });
-      } else if (key !== undefined && model.identity.length > 0 && record.identityKey !== key) {
-        checked.problems.push({ path: "data", message: "identity values differ from the bound record's identity" });
-      }
-    } else if (key === undefined) {
-      checked.problems.push(missingIdentityProblem(missingIdentity(model, checked.data)));
-    }
-    if (checked.problems.length > 0) {
-      throw invalidContribution(checked.problems);
-    }
-    const evidence: HeadEvidence = {
-      sourceType: overrideType ?? input.sourceType,
-      data: encodeValues(model, checked.data),
-      // Without confidences in the item every one is the default 1: nothing is stored.
-      confidences: input.fieldConfidences === undefined ? null : encodeConfidences(model, checked.confidences),
-      observedAt: input.observedAt ?? null,
-    };
-    return { input, model, context, data: checked.data, confidences: checked.confidences, confidencesByName: checked.confidencesByName, recordId, key, evidence, ...newContributionId() };
-  };
+  
+  /** The lookups `checkItem` reads: this writer's maps, and the call's source type override. */
+  const lookups: CheckLookups = { models, contexts, records, created };
 
   /** Binds a checked item to its record and plans its row (nothing here throws a DdsError). */
   const bind = (c: Checked, found: Map<string, FoundRecord>, stored: Map<string, SourceHead>): Contribution => {
@@ -420,14 +290,14 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
       prepared = parseAndPrefetch(bodies, jsonChecked);
     },
     async addAll(bodies, { sourceTypeOverride, jsonChecked = false } = {}) {
-      overrideType = sourceTypeOverride;
+      lookups.sourceType = sourceTypeOverride;
       // For a body the fast shape check does not pass, which the schema explains.
       await requestSchemas();
       const early = prepared?.bodies === bodies ? prepared : undefined;
       prepared = undefined;
       const { parsed, fetched } = early ?? parseAndPrefetch(bodies, jsonChecked);
       await fetched;
-      const checked = parsed.map((p) => (p instanceof DdsError ? p : caught(() => check(p))));
+      const checked = parsed.map((p) => (p instanceof DdsError ? p : caught(() => checkItem(p, lookups))));
       const valid = checked.filter((c): c is Checked => !(c instanceof DdsError));
       // Records by identity, then the sources' current contributions to records that
       // existed before: two lookups for the whole call.
