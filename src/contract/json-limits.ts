@@ -13,63 +13,69 @@ export const MAX_JSON_DEPTH = 64;
 /** Problems reported at most per value (a hostile body could hold millions). */
 const MAX_PROBLEMS = 20;
 
-interface Frame {
-  value: unknown;
-  depth: number;
-  parent: Frame | undefined;
-  key: string | number;
+/** What one walk carries: the keys down to the value at hand, and what it found. */
+interface Walk {
+  path: (string | number)[];
+  problems: ProblemDetail[];
+  maxDepth: number;
 }
 
-/** The dotted path of a frame (`metadata.x.0`), built only when a problem is reported. */
-function pathOf(frame: Frame): string {
-  const parts: (string | number)[] = [];
-  for (let f: Frame | undefined = frame; f?.parent; f = f.parent) parts.push(f.key);
-  return parts.reverse().join(".");
-}
+/** The dotted path of the value at hand (`metadata.x.0`), built only when a problem is reported. */
+const pathOf = (walk: Walk, key?: string): string => (key === undefined ? walk.path : [...walk.path, key]).join(".");
 
 /** Whether a value was checked already (a body checked by the server is not walked again). */
 const checked = new WeakSet<object>();
 
 /**
- * Everything a JSON value may not hold, found without recursion (a stack of frames, so a
- * body nested 100,000 deep costs memory, never the call stack): nesting deeper than
- * {@link MAX_JSON_DEPTH}; the keys `__proto__`, `constructor` and `prototype`, which
- * object-building code would drop or turn into a prototype change; and numbers JSON
- * cannot carry (`1e309` parses to Infinity). The walk stops below a too-deep container.
+ * Everything a JSON value may not hold: nesting deeper than {@link MAX_JSON_DEPTH}; the
+ * keys `__proto__`, `constructor` and `prototype`, which object-building code would drop
+ * or turn into a prototype change; and numbers JSON cannot carry (`1e309` parses to
+ * Infinity). The walk stops below a too-deep container, so it recurses at most
+ * `maxDepth` calls deep whatever the value (a body nested 100,000 deep costs nothing
+ * more), and it allocates nothing for a value without problems: an import walks every line.
  */
 export function jsonValueProblems(value: unknown, maxDepth = MAX_JSON_DEPTH): ProblemDetail[] {
-  const problems: ProblemDetail[] = [];
-  const stack: Frame[] = [{ value, depth: 0, parent: undefined, key: "" }];
-  while (stack.length > 0 && problems.length < MAX_PROBLEMS) {
-    const frame = stack.pop()!;
-    const v = frame.value;
-    if (typeof v === "number") {
-      if (!Number.isFinite(v)) problems.push({ path: pathOf(frame), message: "is a number JSON cannot carry (beyond ±1.8e308); send a smaller number or a string" });
-      continue;
+  const walk: Walk = { path: [], problems: [], maxDepth };
+  visit(value, 0, walk);
+  return walk.problems;
+}
+
+function visit(v: unknown, depth: number, walk: Walk): void {
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) walk.problems.push({ path: pathOf(walk), message: "is a number JSON cannot carry (beyond ±1.8e308); send a smaller number or a string" });
+    return;
+  }
+  if (v === null || typeof v !== "object") return;
+  if (++depth > walk.maxDepth) {
+    walk.problems.push({ path: pathOf(walk), message: `nests deeper than ${walk.maxDepth} levels of arrays and objects, the limit for JSON request bodies` });
+    return;
+  }
+  const { path, problems } = walk;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length && problems.length < MAX_PROBLEMS; i++) {
+      path.push(i);
+      visit(v[i], depth, walk);
+      path.pop();
     }
-    if (v === null || typeof v !== "object") continue;
-    const depth = frame.depth + 1;
-    if (depth > maxDepth) {
-      problems.push({ path: pathOf(frame), message: `nests deeper than ${maxDepth} levels of arrays and objects, the limit for JSON request bodies` });
-      continue;
-    }
-    if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], depth, parent: frame, key: i });
-      continue;
-    }
-    // Own keys only, `__proto__` included: JSON.parse makes it an own property.
-    const keys = Object.keys(v);
-    for (let i = keys.length - 1; i >= 0; i--) {
-      const key = keys[i];
-      const child: Frame = { value: (v as Record<string, unknown>)[key], depth, parent: frame, key };
-      if (FORBIDDEN_SEGMENTS.has(key)) {
-        problems.push({ path: pathOf(child), message: `"${key}" is not allowed as a key (it names a JavaScript object internal)` });
-        continue;
-      }
-      stack.push(child);
+    return;
+  }
+  const o = v as Record<string, unknown>;
+  // Own keys only, `__proto__` included (JSON.parse makes it an own property). The
+  // forbidden keys of an object are reported before what lies below its other keys.
+  let forbidden = false;
+  for (const key in o) if (Object.hasOwn(o, key) && FORBIDDEN_SEGMENTS.has(key)) forbidden = true;
+  if (forbidden) {
+    for (const key of Object.keys(o)) {
+      if (FORBIDDEN_SEGMENTS.has(key) && problems.length < MAX_PROBLEMS) problems.push({ path: pathOf(walk, key), message: `"${key}" is not allowed as a key (it names a JavaScript object internal)` });
     }
   }
-  return problems;
+  for (const key in o) {
+    if (problems.length >= MAX_PROBLEMS) return;
+    if (!Object.hasOwn(o, key) || (forbidden && FORBIDDEN_SEGMENTS.has(key))) continue;
+    path.push(key);
+    visit(o[key], depth, walk);
+    path.pop();
+  }
 }
 
 /**
