@@ -19,6 +19,7 @@ import { SHAPES, writeShape } from "./import-shapes.mjs";
 import { legacyDatabase } from "./legacy-db.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+// Run as a user runs it (its shebang line sets the heap flags of docs/imports.md, "Memory").
 const BIN = join(ROOT, "bin/ddsctl");
 const TIME = "/usr/bin/time";
 
@@ -124,7 +125,7 @@ async function round(dir, shape, file, rows, peer, keepDb) {
   drop(localDb);
   await setupDb(localDb, shape.models);
   forget(file);
-  const local = await measure("node", [BIN, "--local", localDb, ...importArgs(file)]);
+  const local = await measure(BIN, ["--local", localDb, ...importArgs(file)]);
   const summary = JSON.parse(local.stdout);
   // A generated line may repeat what its source said last for the record: answered unchanged.
   if (summary.created + summary.unchanged !== rows) throw new Error(`local import created ${summary.created} of ${rows}: ${local.stdout}`);
@@ -143,7 +144,7 @@ async function round(dir, shape, file, rows, peer, keepDb) {
   const server = await serve(remoteDb);
   forget(file);
   try {
-    const remote = await measure("node", [BIN, "--remote", server.url, "--token", token, ...importArgs(file)]);
+    const remote = await measure(BIN, ["--remote", server.url, "--token", token, ...importArgs(file)]);
     r.remote = remote.seconds;
     r.remoteRss = remote.rssMiB;
   } finally {
@@ -202,7 +203,7 @@ async function runShape(dir, shape, rows, targets, peer, runs) {
 async function upgradeLine(dir, rows, importSeconds) {
   const db = join(dir, "legacy.db");
   await legacyDatabase(db, rows);
-  const run = await measure("node", [BIN, "--local", db, "migrate", "--json"]);
+  const run = await measure(BIN, ["--local", db, "migrate", "--json"]);
   const state = JSON.parse(run.stdout);
   if (state.pending !== 0) throw new Error(`migrate left ${state.pending} migration(s): ${run.stdout}`);
   drop(db);
@@ -227,7 +228,7 @@ export async function runImportBench({ rows = 1_000_000, heavyRows = 200_000, ru
     out.push(...friendly.out);
     const heavy = await runShape(dir, SHAPES.recordHeavy, heavyRows, { peer: 1.0 }, peer, runs);
     out.push(...heavy.out);
-    const pass = await measure("node", [BIN, "--local", heavy.localDb, "pipeline", "run", "--quiet", "--json"]);
+    const pass = await measure(BIN, ["--local", heavy.localDb, "pipeline", "run", "--quiet", "--json"]);
     out.push({ name: `pipeline run after the record-heavy import (${SHAPES.recordHeavy.defaultContexts} contexts)`, rows: heavyRows, seconds: pass.seconds, rssMiB: pass.rssMiB });
     out.push({ name: "resolution time / import time (record-heavy)", ratio: pass.seconds / heavy.localSeconds, target: "<= 1.00", targetValue: 1, lowerIsBetter: true });
     out.push(...(await upgradeLine(dir, heavyRows, heavy.localSeconds)));

@@ -20,6 +20,7 @@ import { copyImportRows, dumpImportRows, importSize } from "./pg-ceiling.mjs";
 import { SHAPES, writeShape } from "./import-shapes.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+// Run as a user runs it (its shebang line sets the heap flags of docs/imports.md, "Memory").
 const BIN = join(ROOT, "bin/ddsctl");
 const TIME = "/usr/bin/time";
 
@@ -114,7 +115,7 @@ async function ddsctlImport(cluster, shape, file, server) {
   const url = await prepare(cluster, shape);
   // A fresh run: no checkpoint or rejects of an earlier one beside the file.
   for (const suffix of [".checkpoint.json", ".rejects.ndjson"]) rmSync(`${file}${suffix}`, { force: true });
-  const run = await withServerCpu(server, () => timed("node", [BIN, "--database", url, "import", "contributions", file, "--create-contexts", "--no-wait", "--quiet", "--json"]));
+  const run = await withServerCpu(server, () => timed(BIN, ["--database", url, "import", "contributions", file, "--create-contexts", "--no-wait", "--quiet", "--json"]));
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
   try {
     return { ...run, url, summary: JSON.parse(run.stdout), size: await importSize(sql) };

@@ -20,6 +20,7 @@ import { SHAPES, writeShape } from "./import-shapes.mjs";
 import { RULES } from "./workload.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+// Run as a user runs it (its shebang line sets the heap flags of docs/imports.md, "Memory").
 const BIN = join(ROOT, "bin/ddsctl");
 
 /** The shapes as the issue measured them: the friendly one with the ten bench rules. */
@@ -46,11 +47,11 @@ async function sqliteRound(dir, c, file, rows, peer) {
   drop(db);
   await setupDb(db, c.shape.models, c.rules);
   forget(file);
-  const run = await measure("node", [BIN, "--database", db, ...importArgs(file)]);
+  const run = await measure(BIN, ["--database", db, ...importArgs(file)]);
   resolvedSummary(run, rows, "ddsctl import");
   r.ours = run.seconds;
   r.oursRss = run.rssMiB;
-  const after = await measure("node", [BIN, "--database", db, "pipeline", "run", "--quiet", "--json"]);
+  const after = await measure(BIN, ["--database", db, "pipeline", "run", "--quiet", "--json"]);
   r.after = after.seconds;
   r.afterRss = after.rssMiB;
   drop(db);
@@ -76,7 +77,7 @@ async function postgresRound(cluster, postmaster, c, file, rows) {
   await engine.close();
   forget(file);
   const before = serverCpu(postmaster);
-  const run = await measure("node", [BIN, "--database", url, ...importArgs(file)]);
+  const run = await measure(BIN, ["--database", url, ...importArgs(file)]);
   const server = serverCpu(postmaster) - before;
   resolvedSummary(run, rows, "ddsctl import on PostgreSQL");
   return { seconds: run.seconds, server, rss: run.rssMiB };

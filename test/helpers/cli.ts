@@ -143,7 +143,8 @@ export async function ddsctlBinary(box: Sandbox, args: string[], options: { inpu
     input: options.input,
     stripFinalNewline: false,
   };
-  const r = await execa("node", [BIN, ...args], opts);
+  // Executed as a user runs it: its shebang line starts Node with the flags it needs.
+  const r = await execa(BIN, args, opts);
   const stdout = String(r.stdout ?? "");
   return {
     exitCode: r.exitCode ?? -1,

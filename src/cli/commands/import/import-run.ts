@@ -1,7 +1,5 @@
 import { createReadStream } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { DdsError, errors } from "../../../contract/errors.js";
 import type { BulkResponse } from "../../../contract/schemas/index.js";
 import type { DdsService } from "../../../contract/service.js";
@@ -15,6 +13,7 @@ import { ImportLedger, type ImportCounts, type ImportProgress } from "./import-l
 import { setUpImport, type ImportOptions, type ImportStart } from "./import-setup.js";
 import { WindowWork, prepareWindow } from "./window-work.js";
 import { GroupedCommits, writeGroupsOf } from "../../../engine/write-groups.js";
+import { collectorAfterGroups, holdHeapSmall } from "./heap-budget.js";
 
 export type { ImportCounts, ImportProgress };
 
@@ -48,31 +47,6 @@ export interface ImportResult {
  * writer on the same database waits at most about this long.
  */
 const GROUP_MS = 1000;
-
-/**
- * A full collection, run after a write group once RSS passes {@link RSS_SOFT_LIMIT}.
- * V8 sizes its heap by how cheap collection is, and for a long import that let RSS
- * wander up to ~200 MB between collections over ~20 MB of live data; collecting only
- * when past the limit keeps the peak under it at little cost, whatever the file's length.
- */
-const collectGarbage = (() => {
-  try {
-    setFlagsFromString("--expose-gc");
-    return runInNewContext("gc") as () => void;
-  } catch {
-    return undefined;
-  }
-})();
-
-/** Above this RSS a local import collects garbage after its write group (see collectGarbage). */
-const RSS_SOFT_LIMIT = 140 * 1024 * 1024;
-/**
- * How much the heap must have grown past what the last collection left before the next
- * one: a process whose RSS stays above the limit whatever is collected (PostgreSQL's
- * driver and its buffers) would otherwise collect after every group, for little, at a
- * fifth of such an import's time.
- */
-const HEAP_STEP = 48 * 1024 * 1024;
 
 /** How long a batch waits for its own earlier attempt (still running on the server) before giving up. */
 const IN_PROGRESS_RETRIES = 40;
@@ -124,15 +98,12 @@ async function runFrom(service: DdsService, opts: ImportOptions, start: ImportSt
   // A group opens with the first batch after the last one closed, so an idle input (a
   // slow pipe) holds no write lock and leaves nothing uncommitted.
   const openGroup = () => groups.begin();
-  /** The heap as the last collection left it. */
-  let live = 0;
+  holdHeapSmall();
+  const collect = collectorAfterGroups();
   const afterCommit = () => {
     // With no group open every batch so far is committed (a window of rejects only sends none).
     ledger.durable();
-    if (collectGarbage && process.memoryUsage.rss() > RSS_SOFT_LIMIT && process.memoryUsage().heapUsed > live + HEAP_STEP) {
-      collectGarbage();
-      live = process.memoryUsage().heapUsed;
-    }
+    collect();
   };
   /** A commit still running (PostgreSQL's are asynchronous): no batch is sent until it ends. */
   let committing: Promise<void> | undefined;
