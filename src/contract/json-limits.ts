@@ -62,16 +62,16 @@ function visit(v: unknown, depth: number, walk: Walk): void {
   const o = v as Record<string, unknown>;
   // Own keys only, `__proto__` included (JSON.parse makes it an own property). The
   // forbidden keys of an object are reported before what lies below its other keys.
+  const keys = Object.keys(o);
   let forbidden = false;
-  for (const key in o) if (Object.hasOwn(o, key) && FORBIDDEN_SEGMENTS.has(key)) forbidden = true;
-  if (forbidden) {
-    for (const key of Object.keys(o)) {
-      if (FORBIDDEN_SEGMENTS.has(key) && problems.length < MAX_PROBLEMS) problems.push({ path: pathOf(walk, key), message: `"${key}" is not allowed as a key (it names a JavaScript object internal)` });
-    }
+  for (let i = 0; i < keys.length; i++) {
+    if (!FORBIDDEN_SEGMENTS.has(keys[i])) continue;
+    forbidden = true;
+    if (problems.length < MAX_PROBLEMS) problems.push({ path: pathOf(walk, keys[i]), message: `"${keys[i]}" is not allowed as a key (it names a JavaScript object internal)` });
   }
-  for (const key in o) {
-    if (problems.length >= MAX_PROBLEMS) return;
-    if (!Object.hasOwn(o, key) || (forbidden && FORBIDDEN_SEGMENTS.has(key))) continue;
+  for (let i = 0; i < keys.length && problems.length < MAX_PROBLEMS; i++) {
+    const key = keys[i];
+    if (forbidden && FORBIDDEN_SEGMENTS.has(key)) continue;
     path.push(key);
     visit(o[key], depth, walk);
     path.pop();
