@@ -16,9 +16,11 @@ describeUpgrade({ fixture: FIXTURE, from: 1, to: 7, migration: "0002-compact-key
 // The last release's schema (2): its upgrade adds columns and the rate budgets' table.
 describeUpgrade({ fixture: "postgres-schema-2", from: 2, to: 7, migration: "incremental-passes", copies: false, open: () => postgresTarget(cluster, releaseFixture("postgres-schema-2")) });
 // The releases after it: schema 3 gains the rate limits', token expiry's and stale_since's columns and the partial
-// records_changed index; 6 (the release before this one) the index rebuilt.
+// records_changed index; 6 (the release before the last) the index rebuilt.
 describeUpgrade({ fixture: "postgres-schema-3", from: 3, to: 7, migration: "rate-limits", copies: false, open: () => postgresTarget(cluster, releaseFixture("postgres-schema-3")) });
 describeUpgrade({ fixture: "postgres-schema-6", from: 6, to: 7, migration: "records-changed-partial", copies: false, open: () => postgresTarget(cluster, releaseFixture("postgres-schema-6")) });
+// Schema 7, the last release's (946fbd5), is today's: it opens as it is and answers the same.
+describeUpgrade({ fixture: "postgres-schema-7", from: 7, to: 7, migration: "", copies: false, open: () => postgresTarget(cluster, releaseFixture("postgres-schema-7")) });
 
 itSurvivesAKilledUpgrade({
   title: "a migration killed after it copied the contributions rolls back; run again, it completes with every row",

@@ -104,6 +104,13 @@ export function describeUpgrade(c: UpgradeCase): void {
     afterAll(async () => target?.cleanup());
 
     it("ddsctl migrate applies the pending migrations, showing each table it copies; migrate --check then passes", async () => {
+      if (c.from === c.to) {
+        // The last release's schema is today's: nothing to apply, and the check says so.
+        const check = await cli(target, ["migrate", "--check", "--json"]);
+        expect(check.exitCode, check.stderr).toBe(0);
+        expect(JSON.parse(check.stdout)).toMatchObject({ version: c.to, latest: c.to, pending: 0 });
+        return;
+      }
       const before = await cli(target, ["migrate", "--check", "--json"]);
       expect(before.exitCode, before.stderr).toBe(1);
       expect(JSON.parse(before.stdout)).toMatchObject({ version: c.from, latest: c.to, pending: c.to - c.from });
