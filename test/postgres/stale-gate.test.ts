@@ -4,7 +4,7 @@ import { createLocalEngine, type LocalEngine } from "../../src/engine/local-engi
 import { openDatabase } from "../../src/engine/store/db.js";
 import { UNRESOLVED_VERSION } from "../../src/engine/store/evidence-repo.js";
 import { createPipelineRepo } from "../../src/engine/store/pipeline-repo.js";
-import { GATE_LIMIT } from "../../src/engine/store/postgres/pg-stale-gate.js";
+import { GATE_LIMIT, STALE_GATE } from "../../src/engine/store/postgres/pg-stale-gate.js";
 import type { Store } from "../../src/engine/store/store.js";
 import { startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
 import { inspect, until } from "./support.js";
@@ -167,6 +167,29 @@ describe("a COMMIT and the contexts already stale (PostgreSQL)", () => {
     await engine.runPipeline();
     expect((await row(quiet)).freshness).toBe("resolved");
     expect(await income("claimed-late")).toBe(88);
+  });
+
+  it("a claim of contexts its transaction holds FOR UPDATE (a write group's own) takes no gate; any other claim holds one to its end", async () => {
+    const quiet = [await quietContext("held-0"), await quietContext("held-1")];
+    const keys = (await db.unsafe("SELECT id::int AS k FROM contexts WHERE uuid = ANY($1::uuid[]) ORDER BY id", [quiet])).map((r) => r.k as number);
+    const claimer = await openDatabase(url);
+    const gates = (tx: { all<T>(sql: string, params?: unknown[]): Promise<T[]> }) =>
+      tx.all<{ n: number }>("SELECT COUNT(*)::int AS n FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = 'advisory' AND classid = ?", [STALE_GATE]);
+    try {
+      await claimer.sql.tx(async (tx) => {
+        await tx.all(`SELECT id FROM contexts WHERE id = ANY(?::bigint[]) ORDER BY id FOR UPDATE`, [keys]);
+        const claims = await createPipelineRepo(tx).claimMany("held-test", 60_000, 5, { onlyKeys: [keys[0]], held: true });
+        expect(claims.map((c) => c.contextKey)).toEqual([keys[0]]);
+        expect((await gates(tx))[0].n).toBe(0);
+        const other = await createPipelineRepo(tx).claimMany("held-test", 60_000, 5, { onlyKeys: [keys[1]] });
+        expect(other.map((c) => c.contextKey)).toEqual([keys[1]]);
+        expect((await gates(tx))[0].n).toBe(1);
+        for (const c of [...claims, ...other]) await createPipelineRepo(tx).release(c);
+      });
+    } finally {
+      await claimer.close();
+    }
+    await engine.runPipeline();
   });
 
   it(`a bulk into more than ${GATE_LIMIT} contexts takes no gates and marks every one of them, as before`, async () => {

@@ -34,6 +34,13 @@ export interface ClaimScope {
   only?: string[];
   /** Only these contexts, by key. */
   onlyKeys?: number[];
+  /**
+   * The claiming transaction holds every context of `onlyKeys` FOR UPDATE until it ends (a
+   * write group resolving the contexts it wrote into): no writer of evidence into them is
+   * under way, so the claim takes no gate (see postgres/pg-stale-gate.ts), which the group
+   * would otherwise hold, one lock-table entry per context, until it commits.
+   */
+  held?: boolean;
 }
 
 /** A pass committed: what its listeners (the webhook outbox) are told, inside its transaction. */
@@ -112,7 +119,7 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       // The gate (PostgreSQL) is tried on the picked rows only, outside their subquery (a
       // volatile test is not pushed into one with a LIMIT): a picked context whose gate a
       // writer's COMMIT holds is left for the next claim, as a row locked by one is skipped.
-      const gated = (picked: string) => (d.claimGate ? `SELECT p.id FROM (${picked}) p WHERE ${d.claimGate("p.id")}` : picked);
+      const gated = (picked: string) => (d.claimGate && !scope.held ? `SELECT p.id FROM (${picked}) p WHERE ${d.claimGate("p.id")}` : picked);
       const filter = `${scope.workspace ? `AND workspace_id = ${WORKSPACE}` : ""} ${only ? `AND uuid IN (${list(only.length)})` : ""} ${scope.onlyKeys ? `AND ${d.inKeys("id")}` : ""}`;
       // A take-over (a computing context whose lease ran out) gets a lease 1 ms longer: RETURNING
       // sees only the new row (and SQLite's cannot read another table of an UPDATE ... FROM), so

@@ -44,6 +44,14 @@ const gateOf = (key: string) => `${STALE_GATE}, ((${key}) % 4294967296 - 2147483
  *    this writer's rows, and reads them as changed. The context read right after the
  *    writer's answer is stale (or computing under that claim): never resolved without them.
  *
+ * Only a writer that holds the contexts leaves them alone (`held`: a writer of evidence,
+ * whose reads locked every context it writes into FOR KEY SHARE at least, from before its
+ * COMMIT to its end). That is what a write group's claims of the contexts it wrote into
+ * rely on instead of the gate (ClaimScope.held): the group holds them FOR UPDATE, which
+ * conflicts with FOR KEY SHARE, so no such COMMIT on them is under way while it claims,
+ * and one that comes after the group sees what the group committed. Other marks (a
+ * definition changed, a rule) take no gate and bump every context, as before.
+ *
  * The gates are advisory locks, entries of PostgreSQL's shared lock table: a COMMIT gates
  * at most GATE_LIMIT contexts, and one touching more marks them all as before (no gate).
  */

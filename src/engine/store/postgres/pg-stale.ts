@@ -83,17 +83,20 @@ export async function pgMarkStale(db: Sql, contextKeys: Iterable<number>, group?
  * locked only from then until the commit is done, so writers of evidence into the same
  * contexts (an interleaved feed: every bulk touches them all) wait on each other for no
  * more than that, whatever else their transactions do or however slowly their nodes run;
- * the rows of contexts already quiet (stale, waiting for a claim) are not locked at all
+ * with `held` (the transaction holds the contexts, see Store.markStaleAtCommit) the rows
+ * of contexts already quiet (stale, waiting for a claim) are not locked at all
  * (see pg-stale-gate.ts). Readers see the evidence and the mark together. False when `db` cannot defer (a
  * savepoint, a write group's call): nothing was done, mark now with pgMarkStale.
  */
-export function pgMarkStaleAtCommit(db: Sql, contextKeys: Iterable<number>, recordKeys: Iterable<number> = []): boolean {
+export function pgMarkStaleAtCommit(db: Sql, contextKeys: Iterable<number>, recordKeys: Iterable<number> = [], held = false): boolean {
   if (!(db instanceof PgTx) || !db.defers) return false;
   const keys = [...new Set(contextKeys)].sort((a, b) => a - b);
   const records = [...new Set(recordKeys)];
   if (keys.length > 0) {
-    // Behind the gate the mark leaves quiet contexts alone (see pg-stale-gate.ts).
-    const gated = keys.length <= GATE_LIMIT;
+    // Behind the gate the mark leaves quiet contexts alone (see pg-stale-gate.ts), for a
+    // writer that holds the contexts (FOR KEY SHARE at least), which a write group's
+    // claims of its own contexts rely on in place of the gate.
+    const gated = held && keys.length <= GATE_LIMIT;
     if (gated) db.atCommit(GATE, [keys]);
     db.atCommit(gated ? MARK_STALE_UNLESS_QUIET : MARK_STALE, [keys, []]);
   }
