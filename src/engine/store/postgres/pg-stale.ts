@@ -84,9 +84,9 @@ export async function pgMarkStale(db: Sql, contextKeys: Iterable<number>, group?
  * contexts (an interleaved feed: every bulk touches them all) wait on each other for no
  * more than that, whatever else their transactions do or however slowly their nodes run;
  * with `held` (the transaction holds the contexts, see Store.markStaleAtCommit) the rows
- * of contexts already quiet (stale, waiting for a claim) are not locked at all
- * (see pg-stale-gate.ts). Readers see the evidence and the mark together. False when `db` cannot defer (a
- * savepoint, a write group's call): nothing was done, mark now with pgMarkStale.
+ * of contexts already quiet (stale, waiting for a claim) are not locked at all (see
+ * pg-stale-gate.ts). Readers see the evidence and the mark together. False when `db`
+ * cannot defer (a savepoint, a write group's call): nothing was done, mark now with pgMarkStale.
  */
 export function pgMarkStaleAtCommit(db: Sql, contextKeys: Iterable<number>, recordKeys: Iterable<number> = [], held = false): boolean {
   if (!(db instanceof PgTx) || !db.defers) return false;
