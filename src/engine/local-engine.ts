@@ -102,8 +102,8 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   // Where nobody subscribes to `context.stale` no caller needs to know which contexts
   // turned, and the store may mark them with the transaction's COMMIT (PostgreSQL), holding
   // their rows for no longer than that (see Store.markStaleAtCommit).
-  const markStale = async (s: Scope, keys: Iterable<number>, records?: Iterable<number>): Promise<void> => {
-    if (store.markStaleAtCommit && !(await outbox.subscribed(s.db, workspace, "context.stale")) && store.markStaleAtCommit(s.db, keys, records)) return;
+  const markStale = async (s: Scope, keys: Iterable<number>, records?: Iterable<number>, held?: boolean): Promise<void> => {
+    if (store.markStaleAtCommit && !(await outbox.subscribed(s.db, workspace, "context.stale")) && store.markStaleAtCommit(s.db, keys, records, held)) return;
     await outbox.contextsStale(s.db, await store.markStale(s.db, keys, records));
   };
   /** Starts the read markStale makes first, so it rides with a writer's first reads. */

@@ -16,8 +16,12 @@ export interface IngestDeps {
   /** Exactly-once keyed calls (one per engine: codecs registered here serve every door). */
   replay: ReplayRepo;
   ingest: IngestStore;
-  /** Marks contexts stale (evidence arrived), by key, and the records whose evidence changed, inside the caller's transaction. */
-  markStale(s: Scope, contextKeys: Iterable<number>, recordKeys?: Iterable<number>): Promise<void>;
+  /**
+   * Marks contexts stale (evidence arrived), by key, and the records whose evidence changed,
+   * inside the caller's transaction; `held`: that transaction holds the contexts (at least
+   * FOR KEY SHARE) until it ends (see Store.markStaleAtCommit).
+   */
+  markStale(s: Scope, contextKeys: Iterable<number>, recordKeys?: Iterable<number>, held?: boolean): Promise<void>;
   /** Starts what markStale will read first (sent with the writer's first reads, one round trip for both). */
   prepareStale?(s: Scope): void;
   /** The open write group's journal, if a group is open: what a call writes is told to it. */

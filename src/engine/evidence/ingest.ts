@@ -349,7 +349,8 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
       await Promise.all([
         deps.ingest.markSuperseded(s.db, supersededKeys),
         deps.ingest.insertContributions(s.db, s.workspace, rows),
-        deps.markStale(s, touched, changedRecords),
+        // Held: prefetch locked every context touched, FOR KEY SHARE at least.
+        deps.markStale(s, touched, changedRecords, true),
       ]);
       const journal = deps.journal?.();
       if (journal) tell(journal, alone);

@@ -218,7 +218,7 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
       const resolved = new Set<number>();
       // In batches: a batch's input and output are held in memory together.
       for (let i = 0; i < keys.length; i += GROUP_BATCH) {
-        const claims = await repo.claimMany(worker, leaseMs, GROUP_BATCH, { onlyKeys: keys.slice(i, i + GROUP_BATCH) });
+        const claims = await repo.claimMany(worker, leaseMs, GROUP_BATCH, { onlyKeys: keys.slice(i, i + GROUP_BATCH), held: true });
         if (claims.length === 0) continue;
         const outcomes = await runBatch(claims, { phase: "starting" }, journal);
         claims.forEach((c, n) => {

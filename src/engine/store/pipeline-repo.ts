@@ -34,6 +34,13 @@ export interface ClaimScope {
   only?: string[];
   /** Only these contexts, by key. */
   onlyKeys?: number[];
+  /**
+   * The claiming transaction holds every context of `onlyKeys` FOR UPDATE until it ends (a
+   * write group resolving the contexts it wrote into): no writer of evidence into them is
+   * under way, so the claim takes no gate (see postgres/pg-stale-gate.ts), which the group
+   * would otherwise hold, one lock-table entry per context, until it commits.
+   */
+  held?: boolean;
 }
 
 /** A pass committed: what its listeners (the webhook outbox) are told, inside its transaction. */
@@ -109,6 +116,10 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       const only = scope.only;
       // Last in the OR: the holders' marks are read only for a claim whose lease still runs.
       const gone = d.claimHolderGone ? ` OR (claimed_by <> ? AND ${d.claimHolderGone("claimed_by")})` : "";
+      // The gate (PostgreSQL) is tried on the picked rows only, outside their subquery (a
+      // volatile test is not pushed into one with a LIMIT): a picked context whose gate a
+      // writer's COMMIT holds is left for the next claim, as a row locked by one is skipped.
+      const gated = (picked: string) => (d.claimGate && !scope.held ? `SELECT p.id FROM (${picked}) p WHERE ${d.claimGate("p.id")}` : picked);
       const filter = `${scope.workspace ? `AND workspace_id = ${WORKSPACE}` : ""} ${only ? `AND uuid IN (${list(only.length)})` : ""} ${scope.onlyKeys ? `AND ${d.inKeys("id")}` : ""}`;
       // A take-over (a computing context whose lease ran out) gets a lease 1 ms longer: RETURNING
       // sees only the new row (and SQLite's cannot read another table of an UPDATE ... FROM), so
@@ -116,9 +127,9 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       const rows = await db.all<{ key: number; id: string; workspace: string; evidenceVersion: number; token: number; lease: number }>(
         `UPDATE contexts SET freshness = 'computing', claimed_by = ?,
            lease_expires_at = CASE WHEN freshness = 'computing' THEN ${d.timePlusMs("?", 1)} ELSE ? END, claim_token = claim_token + 1
-         WHERE id IN (SELECT id FROM contexts WHERE deleted_at IS NULL AND status = 'active'
+         WHERE id IN (${gated(`SELECT id FROM contexts WHERE deleted_at IS NULL AND status = 'active'
            AND (freshness = 'stale' OR (freshness = 'computing' AND (lease_expires_at IS NULL OR lease_expires_at < ?${gone}))) ${filter}
-           ORDER BY evidence_version - resolved_version DESC, id LIMIT ? ${d.skipLocked})
+           ORDER BY evidence_version - resolved_version DESC, id LIMIT ? ${d.skipLocked}`)})
          RETURNING id AS key, uuid AS id, (SELECT name FROM workspaces w WHERE w.id = contexts.workspace_id) AS workspace,
            evidence_version AS "evidenceVersion", claim_token AS token, ${d.epochMs("lease_expires_at")} AS lease`,
         [

@@ -148,4 +148,11 @@ export interface Dialect {
    * their lease ends. Absent where claims are bound to their lease only (SQLite).
    */
   claimHolderGone?(column: string): string;
+  /**
+   * True when no writer's COMMIT holds the gate of the context whose key `column` names,
+   * and the claiming statement now holds it to its end (PostgreSQL, see pg-stale.ts: a
+   * COMMIT leaves contexts already stale alone, so a claim must not come between its read
+   * of them and its end). Absent where a write transaction holds the whole database (SQLite).
+   */
+  claimGate?(column: string): string;
 }

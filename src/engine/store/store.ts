@@ -95,9 +95,11 @@ export interface Store {
    * (PostgreSQL): the contexts' rows are locked from then until the commit only, so writers
    * into the same contexts do not wait on each other's whole transactions. It does not tell
    * which contexts turned stale (for a caller that emits no `context.stale`). False where it
-   * cannot (a savepoint, a write group's call; SQLite, absent): nothing was done.
+   * cannot (a savepoint, a write group's call; SQLite, absent): nothing was done. `held`:
+   * the caller's transaction holds the contexts until it ends, at least FOR KEY SHARE (a
+   * writer of evidence, see ContextRepo.getStates); contexts already stale may then be left alone.
    */
-  markStaleAtCommit?(db: Sql, contextKeys: Iterable<number>, recordKeys?: Iterable<number>): boolean;
+  markStaleAtCommit?(db: Sql, contextKeys: Iterable<number>, recordKeys?: Iterable<number>, held?: boolean): boolean;
   /** Optional write groups: see DdsService.writeGroup. */
   writeGroup?(): WriteGroup;
   /** The connection pool's use (PostgreSQL); absent on SQLite, which has one connection and no pool. */

@@ -1,6 +1,7 @@
 import type { Dialect } from "../sql.js";
 import { isUuidText } from "../values.js";
 import { claimHolderGone } from "./pg-claim-marks.js";
+import { claimGate } from "./pg-stale-gate.js";
 
 /** `'{a,b}'`: a text-array literal of keys the caller has checked (letters, digits, `_`, `-`). */
 const keyPath = (keys: readonly string[]) => `'{${keys.join(",")}}'`;
@@ -39,4 +40,5 @@ export const postgresDialect: Dialect = {
   inKeys: (column) => `${column} = ANY(CAST(? AS bigint[]))`,
   keyList: (keys) => keys,
   claimHolderGone,
+  claimGate,
 };

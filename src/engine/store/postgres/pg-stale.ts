@@ -1,5 +1,6 @@
 import type { Sql } from "../sql.js";
 import { PgTx } from "./pg-sql.js";
+import { GATE, GATE_LIMIT, QUIET } from "./pg-stale-gate.js";
 
 /** A context that turned from resolved to stale. */
 export interface TurnedStale {
@@ -27,10 +28,11 @@ export interface StaleMarks {
 // and reads its version then), so a further bump would only weigh in the claim order, and
 // every row version a transaction adds to a context costs the next statements that read it.
 // stale_since is the database's now(): the statement may run at COMMIT, its parameters
-// integer arrays written into its text (PgTx.atCommit).
-const MARK_STALE = `WITH locked AS (
+// integer arrays written into its text (PgTx.atCommit). `quiet` (the mark sent with a
+// COMMIT behind its gate, see pg-stale-gate.ts) leaves alone, unlocked, every context already quiet.
+const markStale = (quiet: boolean) => `WITH locked AS (
     SELECT id, freshness FROM contexts
-    WHERE id = ANY(?::bigint[]) AND deleted_at IS NULL AND status != 'archived'
+    WHERE id = ANY(?::bigint[]) AND deleted_at IS NULL AND status != 'archived'${quiet ? ` AND NOT ${QUIET}` : ""}
     ORDER BY id FOR NO KEY UPDATE
   )
   UPDATE contexts c SET evidence_version = c.evidence_version + 1,
@@ -39,6 +41,9 @@ const MARK_STALE = `WITH locked AS (
   FROM locked l WHERE c.id = l.id AND NOT (l.freshness = 'stale' AND l.id = ANY(?::bigint[]))
   RETURNING c.id AS key, c.uuid AS "contextId", (SELECT name FROM workspaces w WHERE w.id = c.workspace_id) AS workspace,
     l.freshness = 'resolved' AS turned, c.evidence_version AS version`;
+
+const MARK_STALE = markStale(false);
+const MARK_STALE_UNLESS_QUIET = markStale(true);
 
 /** Records whose evidence changed get their context's evidence version (see Store.markStale). */
 export const STAMP = `UPDATE records r SET changed_version = c.evidence_version FROM contexts c
@@ -77,15 +82,24 @@ export async function pgMarkStale(db: Sql, contextKeys: Iterable<number>, group?
  * statements of `db`'s transaction, sent with its COMMIT (PgTx.atCommit): their rows are
  * locked only from then until the commit is done, so writers of evidence into the same
  * contexts (an interleaved feed: every bulk touches them all) wait on each other for no
- * more than that, whatever else their transactions do or however slowly their nodes run.
- * Readers see the evidence and the mark together. False when `db` cannot defer (a
- * savepoint, a write group's call): nothing was done, mark now with pgMarkStale.
+ * more than that, whatever else their transactions do or however slowly their nodes run;
+ * with `held` (the transaction holds the contexts, see Store.markStaleAtCommit) the rows
+ * of contexts already quiet (stale, waiting for a claim) are not locked at all (see
+ * pg-stale-gate.ts). Readers see the evidence and the mark together. False when `db`
+ * cannot defer (a savepoint, a write group's call): nothing was done, mark now with pgMarkStale.
  */
-export function pgMarkStaleAtCommit(db: Sql, contextKeys: Iterable<number>, recordKeys: Iterable<number> = []): boolean {
+export function pgMarkStaleAtCommit(db: Sql, contextKeys: Iterable<number>, recordKeys: Iterable<number> = [], held = false): boolean {
   if (!(db instanceof PgTx) || !db.defers) return false;
   const keys = [...new Set(contextKeys)].sort((a, b) => a - b);
   const records = [...new Set(recordKeys)];
-  if (keys.length > 0) db.atCommit(MARK_STALE, [keys, []]);
+  if (keys.length > 0) {
+    // Behind the gate the mark leaves quiet contexts alone (see pg-stale-gate.ts), for a
+    // writer that holds the contexts (FOR KEY SHARE at least), which a write group's
+    // claims of its own contexts rely on in place of the gate.
+    const gated = held && keys.length <= GATE_LIMIT;
+    if (gated) db.atCommit(GATE, [keys]);
+    db.atCommit(gated ? MARK_STALE_UNLESS_QUIET : MARK_STALE, [keys, []]);
+  }
   // After the bump: each record gets its context's new version.
   if (records.length > 0) db.atCommit(STAMP, [records]);
   if (keys.length > 0) db.signal("work");
