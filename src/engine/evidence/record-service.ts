@@ -48,7 +48,12 @@ export function createRecordService(ctx: EngineContext, deps: IngestDeps) {
       undefined,
       { unchanged: false },
     );
-    return toApiRecord(await requireRecord(s, row.id));
+    const answer = toApiRecord(await requireRecord(s, row.id));
+    // The edit marks its context stale as its transaction commits (PostgreSQL sends the mark
+    // with the COMMIT), so a pass that committed meanwhile may show here as `resolved`, with
+    // the data from before the edit: the answer says what holds once the edit is in.
+    if (answer.freshness === "resolved") answer.freshness = "stale";
+    return answer;
   };
 
   const remove = async (s: Scope, recordId: string): Promise<void> => {
