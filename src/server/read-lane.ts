@@ -80,6 +80,11 @@ class AnswerCache {
   private readonly byPath = new Map<string, Map<string, Answer>>();
   private stamp = "";
   private size = 0;
+  /**
+   * The last answer found, with its path and header: a poll asks the same again, and two
+   * string comparisons cost less than hashing both strings (new on every request) for the maps.
+   */
+  private last: { path: string; authorization: string; answer: Answer } | undefined;
 
   constructor(private readonly max: number) {}
 
@@ -87,10 +92,15 @@ class AnswerCache {
     if (stamp !== this.stamp) {
       this.byPath.clear();
       this.size = 0;
+      this.last = undefined;
       this.stamp = stamp;
       return undefined;
     }
-    return this.byPath.get(path)?.get(authorization);
+    const last = this.last;
+    if (last !== undefined && last.path === path && last.authorization === authorization) return last.answer;
+    const answer = this.byPath.get(path)?.get(authorization);
+    if (answer !== undefined) this.last = { path, authorization, answer };
+    return answer;
   }
 
   /** Remembers an answer made under `stamp`; ignored when the stamp has moved on since. */
@@ -99,7 +109,9 @@ class AnswerCache {
     if (this.size >= this.max) {
       this.byPath.clear();
       this.size = 0;
+      this.last = undefined;
     }
+    if (this.last !== undefined && this.last.path === path && this.last.authorization === authorization) this.last = undefined;
     let byToken = this.byPath.get(path);
     if (!byToken) this.byPath.set(path, (byToken = new Map()));
     if (!byToken.has(authorization)) this.size++;
