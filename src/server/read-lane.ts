@@ -28,18 +28,26 @@ const EXTERNAL_CHANGES_MS = 1;
 const MAX_CACHED = 1000;
 
 /**
- * The headers of an answer with the rate limit's, as the app sends them: its Headers give
- * node:http their names lowercase and in name order, then Content-Length comes last.
+ * The header lines of an answer with the rate limit's, as the app sends them: its Headers
+ * give node:http their names lowercase and in name order, then Content-Length comes last.
+ * A flat [name, value, name, value] array, which node:http takes as it is (an object it
+ * would walk key by key).
  */
-function withLimits(requestId: string, length: number, limits: Record<string, string>): Record<string, string | number> {
+function withLimits(requestId: string, length: string, limits: Record<string, string>): string[] {
   let i = 0;
   let same = true;
   for (const name in limits) if (layout.given[i++] !== name) same = false;
   if (!same || i !== layout.given.length) layout = layoutOf(Object.keys(limits));
-  const headers: Record<string, string | number> = {};
-  for (const [sent, given] of layout.order) headers[sent] = given === "" ? "application/json" : given === "\n" ? requestId : limits[given];
-  headers["content-length"] = length;
-  return headers;
+  const { order } = layout;
+  const lines = new Array<string>(order.length * 2 + 2);
+  for (let j = 0; j < order.length; j++) {
+    const given = order[j][1];
+    lines[2 * j] = order[j][0];
+    lines[2 * j + 1] = given === "" ? "application/json" : given === "\n" ? requestId : limits[given];
+  }
+  lines[order.length * 2] = "content-length";
+  lines[order.length * 2 + 1] = length;
+  return lines;
 }
 
 /** The order of the header lines for one set of rate-limit header names: [name sent, name given] ("" Content-Type, "\n" X-Request-Id). */
@@ -54,8 +62,8 @@ let layout = layoutOf([]);
 /** A single-resource read's answer as sent: its body, the route that made it, and for whom. */
 interface Answer {
   body: string;
-  /** The body's length in bytes. */
-  length: number;
+  /** The body's length in bytes, as the Content-Length line says it. */
+  length: string;
   template: string;
   status: number;
   principal: Principal;
@@ -72,6 +80,11 @@ class AnswerCache {
   private readonly byPath = new Map<string, Map<string, Answer>>();
   private stamp = "";
   private size = 0;
+  /**
+   * The last answer found, with its path and header: a poll asks the same again, and two
+   * string comparisons cost less than hashing both strings (new on every request) for the maps.
+   */
+  private last: { path: string; authorization: string; answer: Answer } | undefined;
 
   constructor(private readonly max: number) {}
 
@@ -79,10 +92,15 @@ class AnswerCache {
     if (stamp !== this.stamp) {
       this.byPath.clear();
       this.size = 0;
+      this.last = undefined;
       this.stamp = stamp;
       return undefined;
     }
-    return this.byPath.get(path)?.get(authorization);
+    const last = this.last;
+    if (last !== undefined && last.path === path && last.authorization === authorization) return last.answer;
+    const answer = this.byPath.get(path)?.get(authorization);
+    if (answer !== undefined) this.last = { path, authorization, answer };
+    return answer;
   }
 
   /** Remembers an answer made under `stamp`; ignored when the stamp has moved on since. */
@@ -91,7 +109,9 @@ class AnswerCache {
     if (this.size >= this.max) {
       this.byPath.clear();
       this.size = 0;
+      this.last = undefined;
     }
+    if (this.last !== undefined && this.last.path === path && this.last.authorization === authorization) this.last = undefined;
     let byToken = this.byPath.get(path);
     if (!byToken) this.byPath.set(path, (byToken = new Map()));
     if (!byToken.has(authorization)) this.size++;
@@ -108,6 +128,8 @@ export interface ReadLaneOptions {
   logger?: ServerLogger;
   /** Charges each read its cost; a refused one goes to the app, which answers the 429. */
   rateLimiter?: RateLimiter;
+  /** Marks each answered response with its route template (markRoute), for the metrics. */
+  markRoutes?: boolean;
 }
 
 /**
@@ -131,6 +153,7 @@ export interface ReadLaneOptions {
  */
 export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage, res: ServerResponse, next: Listener) => void {
   const { store, auth, engines, activity, logger, rateLimiter } = options;
+  const markRoutes = options.markRoutes ?? true;
   const cache = new StampedCache<string>(MAX_CACHED);
   /**
    * The answers sent, by path and the Authorization header as presented, under the same
@@ -155,8 +178,9 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
   /** Sends an answer, with its headers (the rate limit's too) and its access-log line. */
   const send = (req: IncomingMessage, res: ServerResponse, answer: Answer, started: number, limits?: Record<string, string>) => {
     const requestId = requestIdOf(header(req, "x-request-id"));
-    markRoute(res, answer.template);
-    res.writeHead(answer.status, limits ? withLimits(requestId, answer.length, limits) : { "content-type": "application/json", "x-request-id": requestId, "content-length": answer.length });
+    // Only the metrics read the route off the response (a property set for nobody otherwise).
+    if (markRoutes) markRoute(res, answer.template);
+    res.writeHead(answer.status, limits ? withLimits(requestId, answer.length, limits) : ["content-type", "application/json", "x-request-id", requestId, "content-length", answer.length]);
     res.end(answer.body);
     if (logger?.requests) logger.request({ method: "GET", path: req.url!, route: answer.template, status: answer.status, started, workspace: answer.principal.workspace, requestId });
   };
@@ -175,7 +199,7 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     const path = req.url!;
     const cacheable = found.route.operation.startsWith("get");
     const answer = (body: string): Answer => {
-      const made = { body, length: Buffer.byteLength(body), template: found.template, status: found.route.status, principal, token: bearerToken(authorization) ?? "" };
+      const made = { body, length: String(Buffer.byteLength(body)), template: found.template, status: found.route.status, principal, token: bearerToken(authorization) ?? "" };
       if (cacheable) answers.set(stamp, path, authorization, made);
       return made;
     };
@@ -205,32 +229,60 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     const path = req.url ?? "";
     return req.method === "GET" && !activity.closing && path.startsWith("/v1/") && !path.includes("?") && !path.includes("%");
   };
+  /**
+   * The rate limit's verdict on a read, recorded on the request; a read over it goes to the
+   * app, which answers the 429 with this verdict (so: undefined, and the caller stops).
+   */
+  const admitted = (req: IncomingMessage, res: ServerResponse, next: Listener, v: Verdict): Record<string, string> | undefined => {
+    markCharged(req, v);
+    if (v.admitted) return v.headers;
+    next(req, res);
+    return undefined;
+  };
+  /** Charges a read its cost, then `then` with the limit's headers (none without a limit). */
+  const charge = (req: IncomingMessage, res: ServerResponse, next: Listener, principal: Principal, then: (limits?: Record<string, string>) => void) => {
+    const checked = rateLimiter?.check(principal, READ_COST);
+    if (checked === undefined) return then();
+    if (!(checked instanceof Promise)) {
+      const limits = admitted(req, res, next, checked);
+      return limits && then(limits);
+    }
+    checked.then(
+      (v) => {
+        const limits = admitted(req, res, next, v);
+        if (limits) then(limits);
+      },
+      () => void next(req, res),
+    );
+  };
   const lane = (req: IncomingMessage, res: ServerResponse, next: Listener, started: number) => {
     const path = req.url!;
     const stamp = store.changeStamp(EXTERNAL_CHANGES_MS);
     const authorization = header(req, "authorization");
-    // Then the rate limit's: a read over it goes to the app too, which answers the 429 with this verdict.
-    const charge = (principal: Principal, then: (limits?: Record<string, string>) => void) => {
-      const checked = rateLimiter?.check(principal, READ_COST);
-      if (checked === undefined) return then();
-      const go = (v: Verdict) => {
-        markCharged(req, v);
-        if (!v.admitted) return void next(req, res);
-        then(v.headers);
-      };
-      if (!(checked instanceof Promise)) return go(checked);
-      checked.then(go, () => void next(req, res));
-    };
-    // The same request answered before under this stamp, its token still valid: that answer again.
+    // The same request answered before under this stamp, its token still valid: that answer
+    // again, charged (without a closure when the limiter decides at once, as in memory).
     const known = authorization === undefined ? undefined : answers.get(stamp, path, authorization);
     if (known !== undefined && auth.used?.(known.principal, known.token)) {
-      return charge(known.principal, (limits) => send(req, res, known, started, limits));
+      const checked = rateLimiter?.check(known.principal, READ_COST);
+      if (checked === undefined) return send(req, res, known, started);
+      if (!(checked instanceof Promise)) {
+        const limits = admitted(req, res, next, checked);
+        return limits && send(req, res, known, started, limits);
+      }
+      checked.then(
+        (v) => {
+          const limits = admitted(req, res, next, v);
+          if (limits) send(req, res, known, started, limits);
+        },
+        () => void next(req, res),
+      );
+      return;
     }
     const found = matchRoute("GET", path);
     if (!found) return void next(req, res);
     // The app's own admission rule; a refusal is answered by the app, with its problem.
     const proceed = ({ principal, refused }: Admission) =>
-      refused === undefined ? charge(principal, (limits) => serve(req, res, next, found, principal, stamp, started, authorization!, limits)) : void next(req, res);
+      refused === undefined ? charge(req, res, next, principal, (limits) => serve(req, res, next, found, principal, stamp, started, authorization!, limits)) : void next(req, res);
     // A remembered verdict answers at once; otherwise the token is looked up first.
     const admission = admit(found.route, auth, authorization, stamp);
     if (!(admission instanceof Promise)) return proceed(admission);

@@ -112,7 +112,7 @@ export function createServer(options: ServerOptions) {
     onAuthRefused: metrics?.authRefused,
     rateLimiter,
   });
-  const lane = createReadLane({ store, auth, engines, activity, logger, rateLimiter });
+  const lane = createReadLane({ store, auth, engines, activity, logger, rateLimiter, markRoutes: metrics !== undefined });
   const worker: WorkerOptions | false | undefined = options.worker === false ? false : withObserver(options.worker, metrics, logger);
 
   async function listen(port = 8080, host = "127.0.0.1"): Promise<RunningServer> {

@@ -2,7 +2,6 @@
 // POST /v1/contributions/bulk (100 items), each server in its own process, load from
 // autocannon on loopback; then remote bulk ingest through the HTTP client vs local ingest.
 import autocannon from "autocannon";
-import { execa } from "execa";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,31 +9,13 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createHttpClient } from "../../dist/client/index.js";
 import { createLocalEngine } from "../../dist/engine/local-engine.js";
+import { BARE_SERVER, cpuOf, start } from "./http-cpu.mjs";
 import { MODELS, contributions } from "./workload.mjs";
 
 const BIN = resolve(import.meta.dirname, "../../bin/ddsctl");
 const DURATION = 8;
 /** Bare and GET alternate in this many rounds of DURATION / 2 each; each reports its median round. */
 const ROUNDS = 3;
-
-async function start(args, pattern, env = {}) {
-  const child = execa("node", args, { reject: false, env: { NO_COLOR: "1", ...env } });
-  const url = await new Promise((ok, fail) => {
-    let seen = "";
-    const timer = setTimeout(() => fail(new Error(`server did not start: ${seen}`)), 30_000);
-    const onData = (chunk) => {
-      seen += chunk.toString();
-      const m = pattern.exec(seen);
-      if (m) {
-        clearTimeout(timer);
-        ok(m[1]);
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-  });
-  return { url, stop: async () => (child.kill("SIGTERM"), await child) };
-}
 
 const load = (opts) => autocannon({ connections: 16, duration: DURATION, ...opts });
 
@@ -67,16 +48,29 @@ export async function runHttpBench({ rows = 20000, contexts = 200 } = {}) {
   // The peer: bare node:http answering the same JSON (the bytes serve sends for this
   // context, with the same Content-Type and Content-Length) from memory.
   const same = await (await fetch(`${base}/contexts/${contextIds[0]}`, { headers })).text();
-  const bareServer = "const body=process.env.BODY,len=Buffer.byteLength(body);const s=require('http').createServer((q,r)=>{r.writeHead(200,{'content-type':'application/json','content-length':len});r.end(body)}).listen(0,'127.0.0.1',()=>console.log('listening on http://127.0.0.1:'+s.address().port))";
-  const bare = await start(["-e", bareServer], /listening on (http:\S+)/, { BODY: same });
+  const bare = await start(["-e", BARE_SERVER], /listening on (http:\S+)/, { BODY: same });
 
   // Bare and GET alternate, both servers up, so a noisy moment of the machine does not
   // land on one side only; each side reports its median round.
   const hellos = [];
   const gets = [];
+  // The CPU seconds each server process used over its rounds: what the request rates tend to
+  // when the server is the bottleneck, and far less noisy on a shared machine.
+  const cpu = { bare: 0, bareRequests: 0, serve: 0, serveRequests: 0 };
+  const used = (pid) => {
+    const { user, sys } = cpuOf(pid);
+    return user + sys;
+  };
   for (let round = 0; round < ROUNDS; round++) {
-    hellos.push(await load({ url: bare.url, duration: DURATION / 2 }));
+    let before = used(bare.pid);
+    const hello = await load({ url: bare.url, duration: DURATION / 2 });
+    cpu.bare += used(bare.pid) - before;
+    cpu.bareRequests += hello.requests.total;
+    hellos.push(hello);
+    before = used(server.pid);
     const get = await load({ url: `${base}/contexts/${contextIds[0]}`, headers, duration: DURATION / 2 });
+    cpu.serve += used(server.pid) - before;
+    cpu.serveRequests += get.requests.total;
     if (get.non2xx) throw new Error(`GET answered ${get.non2xx} non-2xx`);
     gets.push(get);
   }
@@ -139,5 +133,10 @@ export async function runHttpBench({ rows = 20000, contexts = 200 } = {}) {
   out.push({ name: "GET /v1/contexts/{id} vs bare node:http requests/s", ratio: rate("GET") / rate("bare"), target: ">= 0.80", targetValue: 0.8 });
   out.push({ name: "remote bulk ingest vs local ingest rows/s (both keyed)", ratio: rate("remote ingest") / rate("local ingest: in-process"), target: ">= 0.60", targetValue: 0.6 });
   out.push({ name: "remote bulk ingest vs local unkeyed ingest (reference)", ratio: rate("remote ingest") / rate("local ingest: the same"), target: "-", targetValue: 0 });
+  const perRequest = (seconds, requests) => (seconds / requests) * 1e6;
+  out.push({ name: "GET /v1/contexts/{id}: bare ÷ serve CPU per request", ratio: perRequest(cpu.bare, cpu.bareRequests) / perRequest(cpu.serve, cpu.serveRequests), target: "-", targetValue: 0 });
+  out.push({
+    note: `GET /v1/contexts/{id}: server CPU per request, bare node:http ${perRequest(cpu.bare, cpu.bareRequests).toFixed(1)} µs, ddsctl serve ${perRequest(cpu.serve, cpu.serveRequests).toFixed(1)} µs (all ${ROUNDS} rounds)`,
+  });
   return out;
 }

@@ -43,26 +43,12 @@ export function resetSeconds(b: Budget, owed: number): number {
   return Math.max(0, Math.ceil((owed * b.intervalMs) / 1000 - EPSILON));
 }
 
-/** What taking `cost` units at `now` does to a budget. */
-export interface Take {
-  /** The units fit now. */
-  fits: boolean;
-  /** The units exceed the whole quota: they never fit. */
-  never: boolean;
-  /** The debt at `now` before the take. */
-  owed: number;
-  /** The debt once they are taken (when they fit; else as it stands). */
-  after: Debt;
-  /** Milliseconds until they would fit (0 when they fit now; Infinity when never). */
-  waitMs: number;
-}
-
-/** Taking `cost` units from a budget that owes `d`, at `now` (the caller keeps `after`). */
-export function tryTake(b: Budget, d: Debt, now: number, cost: number): Take {
-  const owed = debtAt(b, d, now);
-  const stands = { debt: owed, at: now };
-  if (cost > b.spec.quota) return { fits: false, never: true, owed, after: stands, waitMs: Infinity };
+/**
+ * Milliseconds until `cost` units fit a budget that owes `owed`: 0 when they fit now,
+ * Infinity when they exceed the whole quota and never fit.
+ */
+export function waitFor(b: Budget, owed: number, cost: number): number {
+  if (cost > b.spec.quota) return Infinity;
   const over = owed + cost - b.spec.quota;
-  if (over <= EPSILON) return { fits: true, never: false, owed, after: { debt: owed + cost, at: now }, waitMs: 0 };
-  return { fits: false, never: false, owed, after: stands, waitMs: over * b.intervalMs };
+  return over <= EPSILON ? 0 : over * b.intervalMs;
 }

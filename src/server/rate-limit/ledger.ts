@@ -1,5 +1,5 @@
 import { MAX_WINDOW_SECONDS } from "../../contract/rate-limit.js";
-import { remainingOf, resetSeconds, tryTake, type Budget, type Debt, type Take } from "./bucket.js";
+import { debtAt, remainingOf, resetSeconds, waitFor, type Budget, type Debt } from "./bucket.js";
 
 /** One budget a request takes from: its key (`w:<workspace>`, `t:<tokenId>`) and its limit. */
 export interface KeyBudget {
@@ -45,29 +45,45 @@ const PRUNE_AT = 10_000;
  */
 export function createMemoryLedger(clock: () => number): Ledger {
   const debts = new Map<string, Debt>();
-  const none: Debt = { debt: 0, at: 0 };
+  // Each budget's debt record and what it owes now, kept between the two loops of one take
+  // (a take runs to its end synchronously, so one pair of arrays serves every take).
+  const found: (Debt | undefined)[] = [];
+  const owing: number[] = [];
   return {
-    // Plain loops: every read of the read lane comes through here.
+    // Plain loops, and a budget's debt record updated in place: every read of the read lane comes through here.
     take(keys, cost) {
       const now = clock();
-      const takes = new Array<Take>(keys.length);
       let admitted = true;
       for (let i = 0; i < keys.length; i++) {
-        takes[i] = tryTake(keys[i].budget, debts.get(keys[i].key) ?? none, now, cost);
-        if (!takes[i].fits) admitted = false;
+        const d = debts.get(keys[i].key);
+        found[i] = d;
+        owing[i] = d === undefined ? 0 : debtAt(keys[i].budget, d, now);
+        if (waitFor(keys[i].budget, owing[i], cost) !== 0) admitted = false;
       }
       if (admitted) {
         // A budget untouched for the longest window owes nothing: forgetting it changes nothing.
-        if (debts.size >= PRUNE_AT) for (const [key, d] of debts) if (d.at < now - MAX_WINDOW_SECONDS * 1000) debts.delete(key);
-        for (let i = 0; i < keys.length; i++) debts.set(keys[i].key, takes[i].after);
+        if (debts.size >= PRUNE_AT) {
+          for (const [key, d] of debts) if (d.at < now - MAX_WINDOW_SECONDS * 1000) debts.delete(key);
+          for (let i = 0; i < keys.length; i++) if (found[i] !== undefined && !debts.has(keys[i].key)) found[i] = undefined;
+        }
+        for (let i = 0; i < keys.length; i++) {
+          const d = found[i];
+          if (d === undefined) debts.set(keys[i].key, { debt: owing[i] + cost, at: now });
+          else {
+            d.debt = owing[i] + cost;
+            d.at = now;
+          }
+        }
       }
       const readings = new Array<KeyReading>(keys.length);
       for (let i = 0; i < keys.length; i++) {
         // Refused, no budget paid: each reads as it stood.
-        const owed = admitted ? takes[i].after.debt : takes[i].owed;
         const b = keys[i].budget;
-        readings[i] = { remaining: remainingOf(b, owed), resetSeconds: resetSeconds(b, owed), waitMs: takes[i].waitMs, never: takes[i].never };
+        const owed = admitted ? owing[i] + cost : owing[i];
+        const waitMs = admitted ? 0 : waitFor(b, owing[i], cost);
+        readings[i] = { remaining: remainingOf(b, owed), resetSeconds: resetSeconds(b, owed), waitMs, never: waitMs === Infinity };
       }
+      found.fill(undefined, 0, keys.length);
       return { admitted, readings };
     },
     close: async () => undefined,
