@@ -33,7 +33,7 @@ const collectGarbage = (() => {
   }
 })();
 
-/** Above this RSS an import collects garbage after its write group (see collectIfOver). */
+/** Above this RSS an import collects garbage after its write group (see collectorAfterGroups). */
 const RSS_SOFT_LIMIT = 140 * 1024 * 1024;
 /**
  * How much the heap must have grown past what the last collection left before the next
