@@ -259,24 +259,10 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
     const path = req.url!;
     const stamp = store.changeStamp(EXTERNAL_CHANGES_MS);
     const authorization = header(req, "authorization");
-    // The same request answered before under this stamp, its token still valid: that answer
-    // again, charged (without a closure when the limiter decides at once, as in memory).
+    // The same request answered before under this stamp, its token still valid: that answer again, charged.
     const known = authorization === undefined ? undefined : answers.get(stamp, path, authorization);
     if (known !== undefined && auth.used?.(known.principal, known.token)) {
-      const checked = rateLimiter?.check(known.principal, READ_COST);
-      if (checked === undefined) return send(req, res, known, started);
-      if (!(checked instanceof Promise)) {
-        const limits = admitted(req, res, next, checked);
-        return limits && send(req, res, known, started, limits);
-      }
-      checked.then(
-        (v) => {
-          const limits = admitted(req, res, next, v);
-          if (limits) send(req, res, known, started, limits);
-        },
-        () => void next(req, res),
-      );
-      return;
+      return charge(req, res, next, known.principal, (limits) => send(req, res, known, started, limits));
     }
     const found = matchRoute("GET", path);
     if (!found) return void next(req, res);
