@@ -150,7 +150,7 @@ export interface Dialect {
   claimHolderGone?(column: string): string;
   /**
    * True when no writer's COMMIT holds the gate of the context whose key `column` names,
-   * and the claiming statement now holds it to its end (PostgreSQL, see pg-stale.ts: a
+   * and the claiming statement now holds it to its end (PostgreSQL, see pg-stale-gate.ts: a
    * COMMIT leaves contexts already stale alone, so a claim must not come between its read
    * of them and its end). Absent where a write transaction holds the whole database (SQLite).
    */
