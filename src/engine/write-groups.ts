@@ -15,7 +15,8 @@ export function writeGroupsOf(service: DdsService): (() => WriteGroup) | undefin
 
 /**
  * Grouped commits: a write group opened on demand (`begin`), due once it has been open
- * `everyMs` (`isDue`), and handed over to be ended (`take`). An import (every second)
+ * `everyMs` or has taken `maxItems` items (`isDue`, `add`), and handed over to be ended
+ * (`take`). An import (every second)
  * and a CLI drain's passes (every 250 ms) both commit this way; each decides when it may
  * end a group (between calls) and what a failed commit means for it. Without a way to open
  * groups, `begin` does nothing and every call commits on its own.
@@ -23,10 +24,12 @@ export function writeGroupsOf(service: DdsService): (() => WriteGroup) | undefin
 export class GroupedCommits {
   private group: WriteGroup | undefined;
   private openedAt = 0;
+  private items = 0;
 
   constructor(
     private readonly start: (() => WriteGroup) | undefined,
     readonly everyMs: number,
+    readonly maxItems = Number.POSITIVE_INFINITY,
   ) {}
 
   /** Whether groups are used at all. */
@@ -39,11 +42,17 @@ export class GroupedCommits {
     if (!this.start || this.group) return;
     this.group = this.start();
     this.openedAt = performance.now();
+    this.items = 0;
   }
 
-  /** True once the open group has been open for `everyMs`. */
+  /** Counts items written in the open group (an import's lines): `maxItems` of them make it due. */
+  add(items: number): void {
+    this.items += items;
+  }
+
+  /** True once the open group has been open for `everyMs` or has taken `maxItems` items. */
   isDue(): boolean {
-    return this.group !== undefined && performance.now() - this.openedAt >= this.everyMs;
+    return this.group !== undefined && (this.items >= this.maxItems || performance.now() - this.openedAt >= this.everyMs);
   }
 
   /** Closes the books on the open group: the caller commits or rolls back what it returns. */

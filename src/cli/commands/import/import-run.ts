@@ -48,6 +48,14 @@ export interface ImportResult {
  */
 const GROUP_MS = 1000;
 
+/**
+ * The most lines a write group takes before it commits, however fast they come: what a
+ * group holds for its pass grows with its lines, so on a fast machine a 1 s group of a
+ * record-heavy file (25,000 new records) peaked 25 MiB above one of 10,000 lines, at the
+ * same speed (docs/imports.md, "Memory").
+ */
+const GROUP_LINES = 10_000;
+
 /** How long a batch waits for its own earlier attempt (still running on the server) before giving up. */
 const IN_PROGRESS_RETRIES = 40;
 
@@ -92,7 +100,7 @@ async function runFrom(service: DdsService, opts: ImportOptions, start: ImportSt
   const ledger = new ImportLedger(opts, start, rejects, progress, spec.contextOf !== undefined);
   ledger.anchor = start.prior?.anchor;
   // Locally, batches commit in groups; the checkpoint follows each group's commit.
-  const groups = new GroupedCommits(opts.dryRun ? undefined : writeGroupsOf(service), GROUP_MS);
+  const groups = new GroupedCommits(opts.dryRun ? undefined : writeGroupsOf(service), GROUP_MS, GROUP_LINES);
   const grouped = groups.enabled;
   ledger.deferred = grouped;
   // A group opens with the first batch after the last one closed, so an idle input (a
@@ -186,6 +194,7 @@ async function runFrom(service: DdsService, opts: ImportOptions, start: ImportSt
         // Waiting for the slot let earlier batches finish: one may have stopped the import.
         if (halted()) break;
         openGroup();
+        groups.add(batch.lines.length);
         // Recording and committing happen inside the task, so once `slot` lets the next
         // batch go, everything before it is counted.
         void dispatcher.run(batch.orderKeys, async () => {
