@@ -16,9 +16,9 @@ export function writeGroupsOf(service: DdsService): (() => WriteGroup) | undefin
 /**
  * Grouped commits: a write group opened on demand (`begin`), due once it has been open
  * `everyMs` or has taken `maxItems` items (`isDue`, `add`), and handed over to be ended
- * (`take`). An import (every second)
- * and a CLI drain's passes (every 250 ms) both commit this way; each decides when it may
- * end a group (between calls) and what a failed commit means for it. Without a way to open
+ * (`take`). An import (every second or 10,000 lines) and a CLI drain's passes (every
+ * 250 ms) both commit this way; each decides when it may end a group (between calls) and
+ * what a failed commit means for it. Without a way to open
  * groups, `begin` does nothing and every call commits on its own.
  */
 export class GroupedCommits {
