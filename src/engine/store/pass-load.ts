@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { CompiledModel } from "../models/model-types.js";
 import type { GroupJournal } from "../pipeline/group-journal.js";
 import type { PassContribution, PassInput, PassRecord, PassRule, RecordState } from "../pipeline/types.js";
@@ -6,79 +5,21 @@ import { decodeConfidences, decodeValues, fieldIdsOf, storedKeys } from "./field
 import { passCacheOf, type CachedContext, type StoredEvaluation, type StoredLink } from "./pass-cache.js";
 import { MODEL_STAMP, parsedModel } from "./compiled-models.js";
 import type { Sql } from "./sql.js";
+import { definitionsStamp, groupBy, joinsRecords, storedState, type Keyed, type ModelRow } from "./pass-load-helpers.js";
+import type { LoadedPass, LoadOptions, PassMode, StoredRecord } from "./pass-load-types.js";
 
 export type { StoredEvaluation, StoredLink } from "./pass-cache.js";
-
-/** What a record held before the pass: the pass writes only the records it changes. */
-export interface StoredRecord {
-  key: number;
-  sha256: string | null;
-  issues: string | null;
-  lineage: string | null;
-}
-
-/**
- * How a pass reads its context:
- * - `full`: every record from its contributions (the definitions changed since the last
- *   pass, or the context was never passed);
- * - `warm`: this process's copy of the state its last pass left, plus the records changed
- *   since (read with their contributions);
- * - `cold`: the stored state of every record, plus the changed records' contributions;
- * - `local`: only the changed records, where nothing links records, computes over them or
- *   reads them together (no relationships, no computed fields, no rule applies): each
- *   record's outcome depends on its own evidence alone.
- */
-export type PassMode = "full" | "warm" | "cold" | "local";
-
-/**
- * A pass's input and what the store holds of its output already: the keys of what the
- * input names (the pure stages see only ids), and the records, links and evaluations as
- * they are, so the commit writes only what the pass changed.
- */
-export interface LoadedPass {
-  input: PassInput;
-  contextKey: number;
-  mode: PassMode;
-  /** Whether the pass's outcome is worth keeping for the next pass (records that depend on each other). */
-  keep: boolean;
-  /** The stamp of the definitions the pass resolves with (stored with its commit). */
-  stamp: string;
-  /** The records the input names, with what is stored of them. */
-  records: Map<string, StoredRecord>;
-  /** The keys of the rules that apply, by rule id. */
-  rules: Map<string, number>;
-  links: StoredLink[];
-  /** By rule id. */
-  evaluations: Map<string, StoredEvaluation>;
-}
-
-/** Options of {@link loadPasses}. */
-export interface LoadOptions {
-  /**
-   * Reads only what changed since each context's last pass (the default for a pass); false
-   * reads every record from its contributions, as a full pass does (a dry run).
-   */
-  incremental?: boolean;
-  /**
-   * Passes run as a write group ends: what the group wrote comes from its journal, never
-   * read back, and a context whose pass would cost far more than what the group wrote into
-   * it (a large context that needs all its records read, given a few) is left out, for a
-   * later pass.
-   */
-  journal?: GroupJournal;
-}
+export type { LoadedPass, LoadOptions, PassMode, StoredRecord } from "./pass-load-types.js";
 
 /** Records a context may hold for a group's pass to read them all whatever the group wrote. */
 const GROUP_PASS_FLOOR = 100;
 
-type Keyed = { c: number };
 type ContextRow = { key: number; id: string; name: string | null; type: string | null; metadata: string; ws: number; passId: number | null; stamp: string | null };
 type RecordRow = Keyed & { key: number; id: string; modelId: string; identityKey: string | null; createdAt: string; sha256: string | null; issues: string | null; lineage: string | null; data?: string | null; dirty?: number | boolean; gone?: number | boolean };
 type ContributionRow = Keyed & Omit<PassContribution, "data" | "confidences"> & { key: number; data: string; confidences: string | null };
 type RemovalRow = Keyed & PassInput["removals"][number];
 type LinkRow = Keyed & { s: number; n: string; t: number };
 type EvaluationRow = Keyed & { key: number; ruleId: string; id: string; outcome: boolean | number; trace: string; v: number };
-type ModelRow = { ws: number; key: number; stamp: string; compiled: string };
 type RuleRow = { ws: number; key: number; id: string; name: string; version: number; stamp: string; expression: string; contextTypes: string };
 
 /** A rule as the pass sees it, with the context types it applies to. */
@@ -100,29 +41,6 @@ function parsedOnce<T>(db: Sql, memo: string): Map<number, { stamp: string; valu
   if (!map) db.memo.set(memo, (map = new Map()));
   return map;
 }
-
-const groupBy = <T extends Keyed>(rows: T[]): Map<number, T[]> => {
-  const out = new Map<number, T[]>();
-  for (const r of rows) {
-    const c = Number(r.c);
-    let list = out.get(c);
-    if (!list) out.set(c, (list = []));
-    list.push(r);
-  }
-  return out;
-};
-
-/** The stamp of a workspace's definitions: its compiled models' keys, versions and update times, hashed. */
-function definitionsStamp(models: readonly ModelRow[]): string {
-  const text = models
-    .map((m) => `${Number(m.key)}:${m.stamp}`)
-    .sort()
-    .join(",");
-  return createHash("sha256").update(text).digest("hex").slice(0, 24);
-}
-
-/** True when a record's outcome may depend on other records: relationships or computed fields. */
-const joinsRecords = (models: readonly CompiledModel[]) => models.some((m) => m.relationships.length > 0 || m.fields.some((f) => f.computed));
 
 /**
  * The SQL of a changed record: its evidence changed after the version the context's last
@@ -468,20 +386,4 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
     });
   }
   return out;
-}
-
-/**
- * A clean record's state from what is stored of it: its data by name back to values by
- * fieldId (the definitions are those it was resolved with, so the names are current).
- */
-function storedState(record: PassRecord, model: CompiledModel, r: { data?: string | null; sha256: string | null; issues: string | null; lineage: string | null }): RecordState {
-  const data = JSON.parse(r.data!) as Record<string, unknown>;
-  const values: Record<string, unknown> = {};
-  const base: Record<string, unknown> = {};
-  for (const field of model.fields) {
-    if (!Object.prototype.hasOwnProperty.call(data, field.name)) continue;
-    values[field.fieldId] = data[field.name];
-    if (!field.computed) base[field.fieldId] = data[field.name];
-  }
-  return { record, base, baseLineage: undefined, values, data, sha256: r.sha256!, issues: r.issues ?? "[]", lineage: r.lineage ?? "{}" };
 }
