@@ -4,6 +4,7 @@ import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, type ContributionInse
 import { copyIn, copyValue } from "./pg-copy.js";
 import type { GroupConnection, StatementHook } from "./pg-group-connection.js";
 import type { KnownIdentities } from "./pg-known-identities.js";
+import type { KeyBlocks } from "./pg-key-blocks.js";
 import { pgText } from "./pg-text.js";
 
 const RECORD_COLUMNS = ["id", "uuid", "workspace_id", "context_id", "model_id", "identity_key", "created_by", "created_at", "updated_at", "data", "sha256", "issues", "lineage", "changed_version"];
@@ -47,35 +48,6 @@ interface HeldContribution {
   status: "accepted" | "superseded";
   /** Set once its COPY is queued: from then on it is a row of the database. */
   copied: boolean;
-}
-
-/** Keys for new rows, from a table's identity sequence (see KeyBlocks). */
-export type KeySource = (table: "records" | "contributions", n: number) => Promise<number[]>;
-
-/** Keys per fetch from a sequence: a few hundred calls' worth. */
-const BLOCK = 16_384;
-
-/**
- * Keys taken from the tables' sequences in blocks, one set per store, so a call's rows get
- * theirs without a round trip. Sequences are not transactional: keys of a group that
- * rolls back are simply never used, and keys left at the end of a group serve the next.
- */
-export class KeyBlocks {
-  private readonly free = { records: [] as number[], contributions: [] as number[] };
-  private readonly next = { records: 0, contributions: 0 };
-  constructor(private readonly source: KeySource) {}
-
-  async take(table: "records" | "contributions", n: number): Promise<number[]> {
-    if (this.free[table].length - this.next[table] < n) {
-      const rest = this.free[table].slice(this.next[table]);
-      const more = await this.source(table, Math.max(n - rest.length, BLOCK));
-      this.free[table] = [...rest, ...more];
-      this.next[table] = 0;
-    }
-    const start = this.next[table];
-    this.next[table] += n;
-    return this.free[table].slice(start, start + n);
-  }
 }
 
 /** Statements an import sends that mean the rows must be in the database first: any naming an evidence table. */

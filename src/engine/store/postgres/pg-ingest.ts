@@ -1,6 +1,7 @@
 import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, workspaceKey, type ContributionInsert, type FoundRecord, type IdentityKey, type IngestStore, type SourceHead, type SourceKey } from "../evidence-repo.js";
 import type { Sql } from "../sql.js";
-import { IngestBuffer, type KeyBlocks } from "./pg-ingest-buffer.js";
+import { IngestBuffer } from "./pg-ingest-buffer.js";
+import type { KeyBlocks } from "./pg-key-blocks.js";
 import type { KnownIdentities } from "./pg-known-identities.js";
 import { STAMP } from "./pg-stale.js";
 
