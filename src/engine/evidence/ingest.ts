@@ -19,6 +19,7 @@ import type { Bound, Checked, Head, IngestDeps, IngestWriter, IngestWriterOption
 import { definitionsOf, resolveNewRecords, type IdentityItem } from "./new-records.js";
 import { sameEvidence } from "./head-evidence.js";
 import { withAnswerStatus } from "../../contract/answer-status.js";
+import { tellJournal, type JournalFacts } from "./ingest-journal.js";
 
 export type { IngestDeps, IngestWriter, IngestWriterOptions } from "./ingest-types.js";
 export { assertWritable } from "./check-item.js";
@@ -57,7 +58,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
   /** Contributions to records this writer creates: their record keys are known once flush writes the records. */
   const pendingBindings: [ContributionInsert, RecordInsert][] = [];
   /** What a write group's journal needs of each row (see GroupJournal), beside `rows`. */
-  const facts = new Map<ContributionInsert, { contextKey: number; modelId: string; recordId: string; data: Record<string, unknown>; confidences: Record<string, number> }>();
+  const facts = new Map<ContributionInsert, JournalFacts>();
   /**
    * Records stored by this writer's insert-or-find (fresh), with their models' ids and, if
    * written resolved, the definition they were resolved with; until flush journals them.
@@ -353,7 +354,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
         deps.markStale(s, touched, changedRecords, true),
       ]);
       const journal = deps.journal?.();
-      if (journal) tell(journal, alone);
+      if (journal) tellJournal(journal, { models, freshRecords, created, supersededKeys, rows, facts }, alone);
       for (const head of heads.values()) {
         if (head.pending) head.key = head.pending.key;
         delete head.pending;
@@ -371,44 +372,6 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
     },
     writtenKeys: () => written,
   };
-
-  /** Tells the write group's journal what this flush wrote (records created, contributions, supersessions). */
-  function tell(journal: GroupJournal, alone?: ReadonlyMap<string, CompiledModel>): void {
-    const modelIds = new Map([...models.values()].flatMap((m) => (m ? [[m.key, m.id] as const] : [])));
-    const createdRecord = (r: RecordInsert, modelId: string, model?: CompiledModel) =>
-      journal.created({
-        key: r.key!,
-        contextKey: r.contextKey,
-        record: { id: r.id, modelId, identityKey: r.identityKey, createdAt: r.now },
-        ...(model && r.resolved ? { resolved: r.resolved, model, untold: journal.bounded, clean: r.clean === true } : {}),
-      });
-    for (const [r, modelId, model] of freshRecords) createdRecord(r, modelId, model);
-    for (const r of created.values()) createdRecord(r, modelIds.get(r.modelKey)!, alone?.get(r.id));
-    journal.superseded(supersededKeys);
-    for (const row of rows) {
-      const f = facts.get(row);
-      if (!f) continue;
-      journal.contributed(
-        {
-          key: row.key!,
-          contextKey: f.contextKey,
-          recordKey: row.recordKey,
-          contribution: {
-            id: row.id,
-            recordId: f.recordId,
-            modelId: f.modelId,
-            sourceId: row.sourceId,
-            sourceType: row.sourceType as PassContribution["sourceType"],
-            data: f.data,
-            confidences: f.confidences,
-            receivedAt: row.receivedAt,
-            observedAt: row.observedAt,
-          },
-        },
-        row.status === "accepted",
-      );
-    }
-  }
 }
 
 /**
