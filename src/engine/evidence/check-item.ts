@@ -61,10 +61,7 @@ export function checkItem(input: ContributionCreate, known: CheckLookups): Check
     confidences: input.fieldConfidences === undefined ? null : encodeConfidences(model, checked.confidences),
     observedAt: input.observedAt ?? null,
   };
-  return { input, model, context, data: checked.data, confidences: checked.confidences, confidencesByName: checked.confidencesByName, recordId, key, evidence, ...newContributionId() };
-}
-
-function newContributionId(): { id: string; idBytes: Buffer } {
+  // Spelled out, without spreading an id object in: a literal with a spread is built member by member.
   const idBytes = newIdBytes();
-  return { id: idText(idBytes), idBytes };
+  return { input, model, context, data: checked.data, confidences: checked.confidences, confidencesByName: checked.confidencesByName, recordId, key, evidence, id: idText(idBytes), idBytes };
 }

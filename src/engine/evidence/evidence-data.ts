@@ -39,7 +39,11 @@ export function checkEvidence(model: EvidenceModel, data: Record<string, unknown
   const out: Record<string, unknown> = {};
   const conf: Record<string, number> = {};
   const confByName: Record<string, number> = {};
-  for (const [name, value] of Object.entries(data)) {
+  // for-in, not Object.entries: no array per member (an import checks every line). A
+  // parsed body's keys are all its own.
+  for (const name in data) {
+    if (!Object.hasOwn(data, name)) continue;
+    const value = data[name];
     const field = byName.get(name);
     if (!field) {
       problems.push({ path: `data.${name}`, message: `unknown field "${name}" (model ${model.name} has ${model.fields.map((f) => f.name).join(", ") || "no fields"})` });

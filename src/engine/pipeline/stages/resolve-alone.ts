@@ -29,18 +29,22 @@ function confidenceOf(c: PassContribution, fieldId: string): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 1;
 }
 
-/** The winner of one field among a record's contributions, as resolveField picks it. */
-function winnerOf(field: CompiledField, contributions: readonly PassContribution[]): { value: unknown; c: Candidate; candidates: number } | undefined {
+/** A field's winner: its value, the winning contribution's id, source and confidence, and the number of candidates. */
+interface Won {
+  value: unknown;
+  contributionId: string;
+  sourceId: string;
+  sourceType: Candidate["sourceType"];
+  confidence: number;
+  candidates: number;
+}
+
+/**
+ * The winner of one field among several contributions of a record, as resolveField picks
+ * it (a record with one contribution is resolved inline by resolveRecordAlone).
+ */
+function winnerOf(field: CompiledField, contributions: readonly PassContribution[]): Won | undefined {
   const id = field.fieldId;
-  if (contributions.length === 1) {
-    // The usual new record: one contribution, which wins every field it has unless ignored.
-    const c = contributions[0];
-    if (!hasOwn(c.data, id) || c.data[id] === undefined) return undefined;
-    const confidence = confidenceOf(c, id);
-    if (confidence < field.resolution.minConfidence) return undefined;
-    const value = c.data[id];
-    return { value, c: { contributionId: c.id, sourceId: c.sourceId, sourceType: c.sourceType, value, confidence, receivedAt: c.receivedAt, observedAt: c.observedAt }, candidates: 1 };
-  }
   const candidates: Candidate[] = [];
   for (const c of contributions) {
     if (!hasOwn(c.data, id) || c.data[id] === undefined) continue;
@@ -49,11 +53,7 @@ function winnerOf(field: CompiledField, contributions: readonly PassContribution
   const resolved = resolveField(field, candidates);
   if (!resolved) return undefined;
   const l = resolved.lineage;
-  return {
-    value: resolved.value,
-    c: { contributionId: l.contributionId!, sourceId: l.sourceId!, sourceType: l.sourceType!, value: resolved.value, confidence: l.confidence!, receivedAt: "", observedAt: null },
-    candidates: l.candidates,
-  };
+  return { value: resolved.value, contributionId: l.contributionId!, sourceId: l.sourceId!, sourceType: l.sourceType!, confidence: l.confidence!, candidates: l.candidates };
 }
 
 /**
@@ -101,16 +101,17 @@ function planOf(model: CompiledModel): ModelPlan {
 }
 
 /**
- * A value's JSON text in a record's data, and in its canonical form: the same for strings,
- * finite numbers, booleans and null (RFC 8785 writes them as JSON.stringify does); an object
- * or array is written canonically on its own.
+ * A value's JSON text in a record's data. Its canonical form is the same for strings,
+ * finite numbers, booleans and null (RFC 8785 writes them as JSON.stringify does); an
+ * object or array is written canonically on its own (see canonicalText).
  */
-function valueTexts(value: unknown): [string, string] {
-  if (value === null || typeof value !== "object") {
-    const t = typeof value === "number" && !Number.isFinite(value) ? "null" : JSON.stringify(value);
-    return [t, t];
-  }
-  return [JSON.stringify(value), canonicalJson(value)];
+function valueText(value: unknown): string {
+  return typeof value === "number" && !Number.isFinite(value) ? "null" : JSON.stringify(value);
+}
+
+/** A value's canonical JSON, given its text in the data. */
+function canonicalText(value: unknown, text: string): string {
+  return value === null || typeof value !== "object" ? text : canonicalJson(value);
 }
 
 /**
@@ -126,15 +127,33 @@ export function resolveRecordAlone(model: CompiledModel, own: readonly PassContr
   const lineage = new LineageWriter(modelLineagePolicy(model));
   const canonicalTexts: (string | undefined)[] = new Array(fields.length);
   let data = "";
+  // The usual new record: one contribution, which wins every field it has unless ignored
+  // (resolved here without a candidate object per field).
+  const only = own.length === 1 ? own[0] : undefined;
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i];
-    const won = own.length === 0 ? undefined : winnerOf(field, own);
-    addValueIssues(issues, field, won?.value);
-    if (!won) continue;
-    const [text, canonical] = valueTexts(won.value);
-    canonicalTexts[i] = canonical;
+    let value: unknown;
+    let text: string;
+    if (only) {
+      const id = field.fieldId;
+      const has = hasOwn(only.data, id) && only.data[id] !== undefined;
+      const confidence = has ? confidenceOf(only, id) : 0;
+      const wins = has && confidence >= field.resolution.minConfidence;
+      value = wins ? only.data[id] : undefined;
+      addValueIssues(issues, field, value);
+      if (!wins) continue;
+      text = valueText(value);
+      lineage.field(field.name, only.id, only.sourceId, only.sourceType, confidence, field.resolution.policy, 1);
+    } else {
+      const won = own.length === 0 ? undefined : winnerOf(field, own);
+      value = won?.value;
+      addValueIssues(issues, field, value);
+      if (!won) continue;
+      text = valueText(value);
+      lineage.field(field.name, won.contributionId, won.sourceId, won.sourceType, won.confidence, field.resolution.policy, won.candidates);
+    }
+    canonicalTexts[i] = canonicalText(value, text);
     data += `${data === "" ? "{" : ","}${plan.names[i]}:${text}`;
-    lineage.field(field.name, won.c.contributionId, won.c.sourceId, won.c.sourceType, won.c.confidence, field.resolution.policy, won.candidates);
   }
   let canonical = "";
   for (const i of plan.sorted) if (canonicalTexts[i] !== undefined) canonical += `${canonical === "" ? "{" : ","}${plan.names[i]}:${canonicalTexts[i]}`;
