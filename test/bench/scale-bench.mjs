@@ -162,9 +162,9 @@ async function costs(label, location, contexts) {
   await store.close();
   // In-process SQLite has no round trips: its figure is statements only.
   const trips = (t, n) => (store.kind === "postgres" ? `, ${(t.roundTrips / n).toFixed(1)} round trips` : "");
-  return {
-    note: `${label}: ${(ingest.statements / bulks).toFixed(1)} statements${trips(ingest, bulks)} per bulk request of 100; ${(pass.statements / run.passes).toFixed(1)} statements${trips(pass, run.passes)} per pass (${run.passes} passes)`,
-  };
+  // The engine's own worker may have resolved every context before runPipeline looked.
+  const perPass = run.passes > 0 ? `${(pass.statements / run.passes).toFixed(1)} statements${trips(pass, run.passes)} per pass (${run.passes} passes)` : "no pass left for runPipeline (the engine's worker had resolved every context)";
+  return { note: `${label}: ${(ingest.statements / bulks).toFixed(1)} statements${trips(ingest, bulks)} per bulk request of 100; ${perPass}` };
 }
 
 /**
