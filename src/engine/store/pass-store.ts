@@ -69,4 +69,51 @@ export interface PassWrites {
  */
 export interface PassStore {
   write(tx: Sql, writes: PassWrites, now: string): Promise<void>;
+  /**
+   * A commit whose every write is sent in the COMMIT's own message, after a fence that
+   * locks its contexts (see LateCommit): `writes` but the marks, which `finish` is given.
+   * Undefined where the transaction cannot defer statements to its COMMIT (SQLite, a
+   * savepoint, a write group's call).
+   */
+  writeLate?(tx: Sql, writes: PassWrites, now: string): LateCommit | undefined;
+}
+
+/** A claim of a late commit, as its pass read it and the unlocked read before the commit found it. */
+export interface LateClaim {
+  contextKey: number;
+  worker: string;
+  token: number;
+  /** The evidence version its pass read. */
+  evidenceVersion: number;
+  /** The context had no newer evidence when last read: it is to be resolved, so its version must still be the pass's. */
+  resolve: boolean;
+}
+
+/**
+ * A pass commit whose contexts are locked only from its COMMIT's message on, so a writer of
+ * evidence into them never waits across a turn of this process (a node held to a share of
+ * a core can be paused for tens of milliseconds between two writes to its socket).
+ */
+export interface LateCommit {
+  /**
+   * Defers to the COMMIT: a fence that locks the contexts and fails the transaction (see
+   * isLateFenceFailure) unless every claim still stands and every context to resolve still
+   * has its pass's evidence version; then the rows, the marks and each context's freshness.
+   */
+  finish(claims: readonly LateClaim[], marks: readonly PassMark[], resolvedAt: string): void;
+}
+
+/** The SQLSTATE of the late fence's failure: it divides by zero when a claim no longer stands. */
+const DIVISION_BY_ZERO = "22012";
+
+/** True when a late commit was rolled back by its fence: it is committed again with its contexts locked first. */
+export function isLateFenceFailure(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === DIVISION_BY_ZERO || err instanceof LateFenceLost;
+}
+
+/** Thrown inside a late commit whose unlocked read found a claim gone: its transaction rolls back, and it commits again the locked way. */
+export class LateFenceLost extends Error {
+  constructor() {
+    super("a claim of the commit no longer stands");
+  }
 }

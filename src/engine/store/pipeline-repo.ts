@@ -4,7 +4,7 @@ import type { GroupJournal } from "../pipeline/group-journal.js";
 import { claimSessionOf } from "./claim-session.js";
 import { passCacheOf } from "./pass-cache.js";
 import { loadPasses, type LoadedPass } from "./pass-load.js";
-import type { PassStore } from "./pass-store.js";
+import { isLateFenceFailure, LateFenceLost, type PassStore } from "./pass-store.js";
 import { forgetGroupState, type Sql } from "./sql.js";
 import { WORKSPACE } from "./workspace-sql.js";
 
@@ -193,35 +193,50 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
      * token is no longer the context's: the lease ran out and another worker took it over)
      * writes nothing and is answered undefined. The others' records, links and evaluations
      * are written together (only what changed), then their contexts' freshness: resolved,
-     * or stale when evidence arrived meanwhile (it is claimed again). On PostgreSQL this is
-     * three round trips for any number of passes: the locks, the writes, the commit.
+     * or stale when evidence arrived meanwhile (it is claimed again). On PostgreSQL a
+     * transaction of its own instead reads first and sends every write with its COMMIT,
+     * behind a fence that locks and checks the contexts (see `late` below): two round trips
+     * for any number of passes, and writers of evidence into the same contexts wait only
+     * while the database runs the commit.
      */
     commitPasses(items: readonly PassToCommit[], onCommitted?: OnCommitted): Promise<CommitOutcome[]> {
       if (items.length === 0) return Promise.resolve([]);
       if (!passes) throw new Error("this pipeline repository cannot commit: it was made without the store's pass writer");
       const store = passes;
-      return db.tx(async (tx) => {
-        const t = tx.dialect;
-        const rows = await tx.all<{ key: number; claimedBy: string | null; token: number; v: number }>(
-          `SELECT id AS key, claimed_by AS "claimedBy", claim_token AS token, evidence_version AS v FROM contexts WHERE ${t.inKeys("id")} ORDER BY id ${t.forNoKeyUpdate}`,
-          [t.keyList(items.map((i) => i.claim.contextKey))],
-        );
+      const now = new Date().toISOString();
+      /** The outcomes, and what each committed pass tells its listeners, from the contexts' rows as read. */
+      const judge = (rows: readonly { key: number; claimedBy: string | null; token: number; v: number }[]) => {
         const current = new Map(rows.map((r) => [Number(r.key), r]));
-        const now = new Date().toISOString();
-        const writes = noWrites();
-        const resolved: number[] = [];
-        const stale: number[] = [];
         const committed: CommittedPass[] = [];
         const outcomes = items.map(({ claim, changes }): CommitOutcome => {
           const c = current.get(claim.contextKey);
           if (!c || c.claimedBy !== claim.worker || Number(c.token) !== claim.token) return undefined;
-          addWrites(writes, changes.writes);
-          writes.marks.push({ contextKey: claim.contextKey, passedVersion: claim.evidenceVersion, passId: changes.passId, stamp: changes.stamp });
-          // Under the row lock: the evidence version is the one the claim read, or evidence arrived.
+          // The evidence version is the one the claim read, or evidence arrived.
           const freshness = Number(c.v) === claim.evidenceVersion ? "resolved" : "stale";
-          (freshness === "resolved" ? resolved : stale).push(claim.contextKey);
           committed.push({ claim, changedOutcomes: changes.changedOutcomes, freshness, resolvedAt: freshness === "resolved" ? now : null });
           return freshness;
+        });
+        return { outcomes, committed };
+      };
+      const FENCE_READ = (t: Sql["dialect"], lock: boolean) =>
+        `SELECT id AS key, claimed_by AS "claimedBy", claim_token AS token, evidence_version AS v FROM contexts WHERE ${t.inKeys("id")} ORDER BY id${lock ? ` ${t.forNoKeyUpdate}` : ""}`;
+      const keys = (t: Sql["dialect"]) => [t.keyList(items.map((i) => i.claim.contextKey))];
+      /**
+       * The contexts locked first (in key order, as every writer does), the fence and each
+       * context's freshness read under the lock, then the writes of the passes whose claim
+       * stands: three round trips while the contexts are held.
+       */
+      const locked = async (tx: Sql): Promise<CommitOutcome[]> => {
+        const t = tx.dialect;
+        const { outcomes, committed } = judge(await tx.all(FENCE_READ(t, true), keys(t)));
+        const writes = noWrites();
+        const resolved: number[] = [];
+        const stale: number[] = [];
+        items.forEach(({ claim, changes }, i) => {
+          if (outcomes[i] === undefined) return;
+          addWrites(writes, changes.writes);
+          writes.marks.push({ contextKey: claim.contextKey, passedVersion: claim.evidenceVersion, passId: changes.passId, stamp: changes.stamp });
+          (outcomes[i] === "resolved" ? resolved : stale).push(claim.contextKey);
         });
         // Freshness changes below: a write group's memo of context states no longer holds.
         forgetGroupState(tx);
@@ -243,7 +258,35 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
         if (onCommitted) for (const pass of committed) done.push(onCommitted(tx, pass));
         await Promise.all(done);
         return outcomes;
-      }).then((outcomes) => {
+      };
+      /**
+       * PostgreSQL, a transaction of its own: the fence and each context's freshness read
+       * without a lock, then every write (the webhook outbox's aside) sent with the COMMIT
+       * behind a fence that locks the contexts and checks that read again (pg-pass.ts,
+       * LateCommit): one round trip before the COMMIT, and no lock held across a turn of
+       * this process. A claim found gone, or a context to resolve given evidence before the
+       * COMMIT ran, rolls it all back, for `locked` to commit again.
+       */
+      const late = async (tx: Sql): Promise<CommitOutcome[]> => {
+        const all = noWrites();
+        for (const { changes } of items) addWrites(all, changes.writes);
+        const commit = store.writeLate?.(tx, all, now);
+        if (!commit) return locked(tx);
+        const t = tx.dialect;
+        const { outcomes, committed } = judge(await tx.all(FENCE_READ(t, false), keys(t)));
+        if (outcomes.some((o) => o === undefined)) throw new LateFenceLost();
+        forgetGroupState(tx);
+        commit.finish(
+          items.map(({ claim }, i) => ({ contextKey: claim.contextKey, worker: claim.worker, token: claim.token, evidenceVersion: claim.evidenceVersion, resolve: outcomes[i] === "resolved" })),
+          items.map(({ claim, changes }) => ({ contextKey: claim.contextKey, passedVersion: claim.evidenceVersion, passId: changes.passId, stamp: changes.stamp })),
+          now,
+        );
+        if (outcomes.includes("stale")) tx.signal("work");
+        if (onCommitted) await Promise.all(committed.map((pass) => onCommitted(tx, pass)));
+        return outcomes;
+      };
+      const useLate = store.writeLate !== undefined;
+      return (useLate ? db.tx(late).catch((err: unknown) => (isLateFenceFailure(err) ? db.tx(locked) : Promise.reject(err))) : db.tx(locked)).then((outcomes) => {
         // Committed (or a savepoint of a write group, whose rollback the pass id tells):
         // the next pass of each context starts from the state this one left.
         const cache = passCacheOf(db);

@@ -1,7 +1,8 @@
 import { UNRESOLVED_VERSION } from "../evidence-repo.js";
-import type { PassStore } from "../pass-store.js";
+import type { LateClaim, PassMark, PassStore, PassWrites, RecordWrite } from "../pass-store.js";
 import type { Sql } from "../sql.js";
 import { held } from "./pg-ingest.js";
+import { PgTx, type DeferredParam } from "./pg-sql.js";
 
 /**
  * Rows per statement: a record-heavy commit updates thousands of records with their lineage.
@@ -28,52 +29,82 @@ const EVALUATIONS = `INSERT INTO evaluations (uuid, context_id, rule_id, rule_ve
     computed_at = excluded.computed_at`;
 const MARKS = `UPDATE contexts AS c SET passed_version = x.v, pass_id = x.p, pass_stamp = x.s
   FROM unnest(CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS text[])) AS x(id, v, p, s) WHERE c.id = x.id`;
+/**
+ * The fence of a late commit (see LateCommit), the first statement of its COMMIT's message:
+ * locks the commit's contexts in key order (as every writer does) and, on their newest rows
+ * (READ COMMITTED rechecks a locking read after a wait), counts those whose claim still
+ * stands and, for a context to resolve, whose evidence version is still its pass's. A count
+ * short of the commit's divides by zero: the transaction fails, nothing of it is kept.
+ */
+const LATE_FENCE = `SELECT 1 / (count(*) = cardinality(CAST(? AS bigint[])))::int AS fenced FROM (
+    SELECT c.id FROM contexts c
+    JOIN unnest(CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS text[])) AS x(id, token, v, resolve, w) ON c.id = x.id
+    WHERE c.claimed_by = x.w AND c.claim_token = x.token AND (x.resolve = 0 OR c.evidence_version = x.v)
+    ORDER BY c.id FOR NO KEY UPDATE OF c
+  ) fenced`;
+const LATE_RESOLVED = `UPDATE contexts SET freshness = 'resolved', resolved_version = evidence_version, resolved_at = CAST(? AS timestamptz),
+    stale_since = NULL, claimed_by = NULL, lease_expires_at = NULL WHERE id = ANY(CAST(? AS bigint[]))`;
+const LATE_STALE = `UPDATE contexts SET freshness = 'stale', claimed_by = NULL, lease_expires_at = NULL WHERE id = ANY(CAST(? AS bigint[]))`;
+
 const EVALUATIONS_GONE = `DELETE FROM evaluations e USING unnest(CAST(? AS bigint[]), CAST(? AS bigint[])) AS x(c, r)
   WHERE e.context_id = x.c AND e.rule_id = x.r`;
 
-function chunks<T>(rows: readonly T[], fn: (chunk: readonly T[]) => Promise<number>): Promise<number>[] {
-  const out: Promise<number>[] = [];
-  for (let i = 0; i < rows.length; i += CHUNK) out.push(fn(rows.slice(i, i + CHUNK)));
+/** One statement of a commit and its parameters (arrays of integers or texts, or a text: what a deferred statement can carry too). */
+type Statement = [text: string, params: DeferredParam[]];
+
+/** `rows` in chunks of CHUNK, each one statement. */
+function chunked<T>(rows: readonly T[], statement: (chunk: readonly T[]) => Statement): Statement[] {
+  const out: Statement[] = [];
+  for (let i = 0; i < rows.length; i += CHUNK) out.push(statement(rows.slice(i, i + CHUNK)));
   return out;
+}
+
+/** The statements that write a commit's rows, `records` in place of the writes' own (see write). */
+function statementsOf(w: PassWrites, records: readonly RecordWrite[], now: string): Statement[] {
+  return [
+    ...chunked(records, (rs): Statement => [
+      RECORDS,
+      [now, rs.map((r) => r.key), rs.map((r) => r.data), rs.map((r) => r.sha256), rs.map((r) => r.issues), rs.map((r) => r.lineage), rs.map((r) => (r.dataChanged ? 1 : 0))],
+    ]),
+    ...chunked(w.linksGone, (ls): Statement => [LINKS_GONE, [ls.map((l) => l.sourceKey), ls.map((l) => l.name), ls.map((l) => l.targetKey)]]),
+    ...chunked(w.linksNew, (ls): Statement => [LINKS_NEW, [now, ls.map((l) => l.contextKey), ls.map((l) => l.sourceKey), ls.map((l) => l.name), ls.map((l) => l.targetKey)]]),
+    ...chunked(w.evaluations, (es): Statement => [
+      EVALUATIONS,
+      [now, es.map((e) => e.id), es.map((e) => e.contextKey), es.map((e) => e.ruleKey), es.map((e) => e.ruleVersion), es.map((e) => (e.outcome ? 1 : 0)), es.map((e) => e.trace)],
+    ]),
+    ...chunked(w.marks, (ms): Statement => [MARKS, [ms.map((m) => m.contextKey), ms.map((m) => m.passedVersion), ms.map((m) => m.passId), ms.map((m) => m.stamp)]]),
+    ...(w.evaluationsGone.length > 0 ? [[EVALUATIONS_GONE, [w.evaluationsGone.map((e) => e.contextKey), w.evaluationsGone.map((e) => e.ruleKey)]] as Statement] : []),
+  ];
 }
 
 /**
  * A pass commit on PostgreSQL: one statement per kind of change for every row of the
  * commit (a batch of passes), arrays unnested into the rows, all issued together so the
  * driver pipelines them on the transaction's connection: one round trip whatever the
- * number of passes, records, links and evaluations.
+ * number of passes, records, links and evaluations. A transaction of its own sends them
+ * with its COMMIT instead, behind the late fence (writeLate).
  */
 export const pgPasses: PassStore = {
+  writeLate(tx, w, now) {
+    if (!(tx instanceof PgTx) || !tx.defers) return undefined;
+    // Nothing is sent before the COMMIT: the fence locks the contexts first, then the
+    // records, as a writer of evidence locks them (its mark, then its stamp), so the two
+    // never wait on each other in crossing orders.
+    return {
+      finish(claims: readonly LateClaim[], marks: readonly PassMark[], resolvedAt: string) {
+        const keys = claims.map((c) => c.contextKey);
+        tx.atCommit(LATE_FENCE, [keys, keys, claims.map((c) => c.token), claims.map((c) => c.evidenceVersion), claims.map((c) => (c.resolve ? 1 : 0)), claims.map((c) => c.worker)]);
+        for (const [text, params] of statementsOf({ ...w, marks: [...marks] }, w.records, now)) tx.atCommit(text, params);
+        const resolved = claims.filter((c) => c.resolve).map((c) => c.contextKey);
+        const stale = claims.filter((c) => !c.resolve).map((c) => c.contextKey);
+        if (resolved.length > 0) tx.atCommit(LATE_RESOLVED, [resolvedAt, resolved]);
+        if (stale.length > 0) tx.atCommit(LATE_STALE, [stale]);
+      },
+    };
+  },
   async write(tx: Sql, w, now) {
     // In a write group, records it holds still are copied resolved instead of updated.
     const records = held(tx)?.resolve(w.records, now) ?? w.records;
-    await Promise.all([
-      ...chunks(records, (rs) =>
-        tx.run(RECORDS, [
-          now,
-          rs.map((r) => r.key),
-          rs.map((r) => r.data),
-          rs.map((r) => r.sha256),
-          rs.map((r) => r.issues),
-          rs.map((r) => r.lineage),
-          rs.map((r) => (r.dataChanged ? 1 : 0)),
-        ]),
-      ),
-      ...chunks(w.linksGone, (ls) => tx.run(LINKS_GONE, [ls.map((l) => l.sourceKey), ls.map((l) => l.name), ls.map((l) => l.targetKey)])),
-      ...chunks(w.linksNew, (ls) => tx.run(LINKS_NEW, [now, ls.map((l) => l.contextKey), ls.map((l) => l.sourceKey), ls.map((l) => l.name), ls.map((l) => l.targetKey)])),
-      ...chunks(w.evaluations, (es) =>
-        tx.run(EVALUATIONS, [
-          now,
-          es.map((e) => e.id),
-          es.map((e) => e.contextKey),
-          es.map((e) => e.ruleKey),
-          es.map((e) => e.ruleVersion),
-          es.map((e) => (e.outcome ? 1 : 0)),
-          es.map((e) => e.trace),
-        ]),
-      ),
-      ...chunks(w.marks, (ms) => tx.run(MARKS, [ms.map((m) => m.contextKey), ms.map((m) => m.passedVersion), ms.map((m) => m.passId), ms.map((m) => m.stamp)])),
-      ...(w.evaluationsGone.length > 0 ? [tx.run(EVALUATIONS_GONE, [w.evaluationsGone.map((e) => e.contextKey), w.evaluationsGone.map((e) => e.ruleKey)])] : []),
-    ]);
+    await Promise.all(statementsOf(w, records, now).map(([text, params]) => tx.run(text, params)));
   },
 };

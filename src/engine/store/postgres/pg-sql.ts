@@ -27,11 +27,27 @@ export const NOTIFY = `SELECT pg_notify('${CHANNEL}', x) FROM unnest($1::text[])
 /** NOTIFY with its payloads written in (they are this module's own words, never input). */
 const notifyText = (announce: ReadonlySet<Announcement>) => `SELECT pg_notify('${CHANNEL}', x) FROM unnest(ARRAY[${[...announce].map((a) => `'${a}'`).join(",")}]::text[]) AS x`;
 
-/** An integer array written into a statement's text, for the deferred statements of a commit (see PgTx.atCommit). */
-const intArray = (values: readonly number[]): string => {
-  for (const v of values) if (!Number.isSafeInteger(v)) throw new Error(`not an integer key: ${String(v)}`);
+/**
+ * An array written into a statement's text, for the deferred statements of a commit (see
+ * PgTx.atCommit): integers as an array literal; strings as an ARRAY of escape-string
+ * literals (E'…': a backslash and a quote doubled mean themselves whatever
+ * standard_conforming_strings says), typed text[] so that an empty one has a type.
+ */
+const inlineArray = (values: readonly (number | string)[]): string => {
+  if (values.length > 0 && typeof values[0] === "string") return `ARRAY[${values.map(inlineText).join(",")}]::text[]`;
+  for (const v of values) if (typeof v !== "number" || !Number.isSafeInteger(v)) throw new Error(`not an integer key: ${String(v)}`);
   return `'{${values.join(",")}}'`;
 };
+
+/** A text as an escape-string literal (see inlineArray). */
+const inlineText = (v: unknown): string => {
+  if (typeof v !== "string" || v.includes("\0")) throw new Error(`not a text a deferred statement can carry: ${String(v)}`);
+  // Most texts (ids, JSON of plain values) hold neither: written as they are.
+  return /['\\]/.test(v) ? `E'${v.replace(/\\/g, "\\\\").replace(/'/g, "''")}'` : `E'${v}'`;
+};
+
+/** A deferred statement's parameter: an array of integers or texts, or one text. */
+export type DeferredParam = readonly (number | string)[] | string;
 
 /** Deadlock detected, serialization failure: the transaction may simply run again. */
 const RETRYABLE = new Set(["40P01", "40001"]);
@@ -246,15 +262,18 @@ export class PgTx implements Sql {
    * last from its execution to the end of the commit, with no work of this process and no
    * round trip in between, however slowly this process runs (a node held to a share of a
    * core can be paused for tens of milliseconds between two writes to its socket). Its
-   * parameters are integer arrays, written into the text. Its outcome is the transaction's:
+   * parameters (arrays of integers or texts, or a text) are written into the text. Its outcome is the transaction's:
    * a failure rolls the whole transaction back. False where a transaction cannot defer (a
    * savepoint, a call of a write group): run the statement now instead.
    */
-  atCommit(text: string, params: readonly (readonly number[])[]): boolean {
+  atCommit(text: string, params: readonly DeferredParam[]): boolean {
     if (!this.defers) return false;
     this.check(text);
     let i = 0;
-    const inlined = text.replace(/\?/g, () => intArray(params[i++] ?? []));
+    const inlined = text.replace(/\?/g, () => {
+      const p = params[i++] ?? [];
+      return typeof p === "string" ? inlineText(p) : inlineArray(p);
+    });
     if (i !== params.length) throw new Error(`a deferred statement has ${i} placeholders for ${params.length} parameters`);
     (this.deferred ??= []).push(inlined);
     return true;
