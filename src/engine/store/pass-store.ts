@@ -71,11 +71,12 @@ export interface PassStore {
   write(tx: Sql, writes: PassWrites, now: string): Promise<void>;
   /**
    * A commit whose every write is sent in the COMMIT's own message, after a fence that
-   * locks its contexts (see LateCommit): `writes` but the marks, which `finish` is given.
-   * Undefined where the transaction cannot defer statements to its COMMIT (SQLite, a
-   * savepoint, a write group's call).
+   * locks its contexts (see LateCommit). Undefined where the transaction cannot defer
+   * statements to its COMMIT (SQLite, a savepoint, a write group's call).
    */
-  writeLate?(tx: Sql, writes: PassWrites, now: string): LateCommit | undefined;
+  writeLate?(tx: Sql): LateCommit | undefined;
+  /** True when `err` is a late commit's fence refusing it (see LateCommit.finish). */
+  isFenceFailure?(err: unknown): boolean;
 }
 
 /** A claim of a late commit, as its pass read it and the unlocked read before the commit found it. */
@@ -97,18 +98,11 @@ export interface LateClaim {
 export interface LateCommit {
   /**
    * Defers to the COMMIT: a fence that locks the contexts and fails the transaction (see
-   * isLateFenceFailure) unless every claim still stands and every context to resolve still
-   * has its pass's evidence version; then the rows, the marks and each context's freshness.
+   * PassStore.isFenceFailure) unless every claim still stands and every context to resolve
+   * still has its pass's evidence version; then `writes` (marks included) and each
+   * context's freshness.
    */
-  finish(claims: readonly LateClaim[], marks: readonly PassMark[], resolvedAt: string): void;
-}
-
-/** The SQLSTATE of the late fence's failure: it divides by zero when a claim no longer stands. */
-const DIVISION_BY_ZERO = "22012";
-
-/** True when a late commit was rolled back by its fence: it is committed again with its contexts locked first. */
-export function isLateFenceFailure(err: unknown): boolean {
-  return (err as { code?: unknown } | null)?.code === DIVISION_BY_ZERO || err instanceof LateFenceLost;
+  finish(writes: PassWrites, claims: readonly LateClaim[], now: string): void;
 }
 
 /** Thrown inside a late commit whose unlocked read found a claim gone: its transaction rolls back, and it commits again the locked way. */

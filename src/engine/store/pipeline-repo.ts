@@ -4,7 +4,8 @@ import type { GroupJournal } from "../pipeline/group-journal.js";
 import { claimSessionOf } from "./claim-session.js";
 import { passCacheOf } from "./pass-cache.js";
 import { loadPasses, type LoadedPass } from "./pass-load.js";
-import { isLateFenceFailure, LateFenceLost, type PassStore } from "./pass-store.js";
+import { resolvedContextsSql, staleContextsSql } from "./pass-freshness.js";
+import { LateFenceLost, type PassStore } from "./pass-store.js";
 import { forgetGroupState, type Sql } from "./sql.js";
 import { WORKSPACE } from "./workspace-sql.js";
 
@@ -218,9 +219,24 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
         });
         return { outcomes, committed };
       };
-      const FENCE_READ = (t: Sql["dialect"], lock: boolean) =>
-        `SELECT id AS key, claimed_by AS "claimedBy", claim_token AS token, evidence_version AS v FROM contexts WHERE ${t.inKeys("id")} ORDER BY id${lock ? ` ${t.forNoKeyUpdate}` : ""}`;
-      const keys = (t: Sql["dialect"]) => [t.keyList(items.map((i) => i.claim.contextKey))];
+      /** The contexts' claims and evidence versions, in key order; `lock` holds their rows until the commit ends. */
+      const readClaims = (tx: Sql, lock: boolean) => {
+        const t = tx.dialect;
+        return tx.all<{ key: number; claimedBy: string | null; token: number; v: number }>(
+          `SELECT id AS key, claimed_by AS "claimedBy", claim_token AS token, evidence_version AS v FROM contexts WHERE ${t.inKeys("id")} ORDER BY id${lock ? ` ${t.forNoKeyUpdate}` : ""}`,
+          [t.keyList(items.map((i) => i.claim.contextKey))],
+        );
+      };
+      /** The writes of the passes whose outcome is set (every one, when none is undefined), their marks included. */
+      const writesOf = (outcomes: readonly CommitOutcome[]) => {
+        const writes = noWrites();
+        items.forEach(({ claim, changes }, i) => {
+          if (outcomes[i] === undefined) return;
+          addWrites(writes, changes.writes);
+          writes.marks.push({ contextKey: claim.contextKey, passedVersion: claim.evidenceVersion, passId: changes.passId, stamp: changes.stamp });
+        });
+        return writes;
+      };
       /**
        * The contexts locked first (in key order, as every writer does), the fence and each
        * context's freshness read under the lock, then the writes of the passes whose claim
@@ -228,31 +244,17 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
        */
       const locked = async (tx: Sql): Promise<CommitOutcome[]> => {
         const t = tx.dialect;
-        const { outcomes, committed } = judge(await tx.all(FENCE_READ(t, true), keys(t)));
-        const writes = noWrites();
-        const resolved: number[] = [];
-        const stale: number[] = [];
-        items.forEach(({ claim, changes }, i) => {
-          if (outcomes[i] === undefined) return;
-          addWrites(writes, changes.writes);
-          writes.marks.push({ contextKey: claim.contextKey, passedVersion: claim.evidenceVersion, passId: changes.passId, stamp: changes.stamp });
-          (outcomes[i] === "resolved" ? resolved : stale).push(claim.contextKey);
-        });
+        const { outcomes, committed } = judge(await readClaims(tx, true));
+        const keysOf = (outcome: CommitOutcome) => items.flatMap(({ claim }, i) => (outcomes[i] === outcome ? [claim.contextKey] : []));
+        const resolved = keysOf("resolved");
+        const stale = keysOf("stale");
         // Freshness changes below: a write group's memo of context states no longer holds.
         forgetGroupState(tx);
         // Issued together: PostgreSQL pipelines them on the transaction's connection.
-        const done: Promise<unknown>[] = [store.write(tx, writes, now)];
-        if (resolved.length > 0) {
-          done.push(
-            tx.run(
-              `UPDATE contexts SET freshness = 'resolved', resolved_version = evidence_version, resolved_at = ?, stale_since = NULL, claimed_by = NULL, lease_expires_at = NULL
-               WHERE ${t.inKeys("id")}`,
-              [t.time(now), t.keyList(resolved)],
-            ),
-          );
-        }
+        const done: Promise<unknown>[] = [store.write(tx, writesOf(outcomes), now)];
+        if (resolved.length > 0) done.push(tx.run(resolvedContextsSql(t), [t.time(now), t.keyList(resolved)]));
         if (stale.length > 0) {
-          done.push(tx.run(`UPDATE contexts SET freshness = 'stale', claimed_by = NULL, lease_expires_at = NULL WHERE ${t.inKeys("id")}`, [t.keyList(stale)]));
+          done.push(tx.run(staleContextsSql(t), [t.keyList(stale)]));
           tx.signal("work");
         }
         if (onCommitted) for (const pass of committed) done.push(onCommitted(tx, pass));
@@ -268,25 +270,19 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
        * COMMIT ran, rolls it all back, for `locked` to commit again.
        */
       const late = async (tx: Sql): Promise<CommitOutcome[]> => {
-        const all = noWrites();
-        for (const { changes } of items) addWrites(all, changes.writes);
-        const commit = store.writeLate?.(tx, all, now);
+        const commit = store.writeLate?.(tx);
         if (!commit) return locked(tx);
-        const t = tx.dialect;
-        const { outcomes, committed } = judge(await tx.all(FENCE_READ(t, false), keys(t)));
-        if (outcomes.some((o) => o === undefined)) throw new LateFenceLost();
+        const { outcomes, committed } = judge(await readClaims(tx, false));
+        if (outcomes.includes(undefined)) throw new LateFenceLost();
         forgetGroupState(tx);
-        commit.finish(
-          items.map(({ claim }, i) => ({ contextKey: claim.contextKey, worker: claim.worker, token: claim.token, evidenceVersion: claim.evidenceVersion, resolve: outcomes[i] === "resolved" })),
-          items.map(({ claim, changes }) => ({ contextKey: claim.contextKey, passedVersion: claim.evidenceVersion, passId: changes.passId, stamp: changes.stamp })),
-          now,
-        );
+        const claims = items.map(({ claim }, i) => ({ contextKey: claim.contextKey, worker: claim.worker, token: claim.token, evidenceVersion: claim.evidenceVersion, resolve: outcomes[i] === "resolved" }));
+        commit.finish(writesOf(outcomes), claims, now);
         if (outcomes.includes("stale")) tx.signal("work");
         if (onCommitted) await Promise.all(committed.map((pass) => onCommitted(tx, pass)));
         return outcomes;
       };
-      const useLate = store.writeLate !== undefined;
-      return (useLate ? db.tx(late).catch((err: unknown) => (isLateFenceFailure(err) ? db.tx(locked) : Promise.reject(err))) : db.tx(locked)).then((outcomes) => {
+      const fenced = (err: unknown) => err instanceof LateFenceLost || store.isFenceFailure?.(err) === true;
+      return db.tx(late).catch((err: unknown) => (fenced(err) ? db.tx(locked) : Promise.reject(err))).then((outcomes) => {
         // Committed (or a savepoint of a write group, whose rollback the pass id tells):
         // the next pass of each context starts from the state this one left.
         const cache = passCacheOf(db);

@@ -39,12 +39,18 @@ interface Won {
   candidates: number;
 }
 
-/**
- * The winner of one field among several contributions of a record, as resolveField picks
- * it (a record with one contribution is resolved inline by resolveRecordAlone).
- */
+/** The winner of one field among a record's contributions, as resolveField picks it. */
 function winnerOf(field: CompiledField, contributions: readonly PassContribution[]): Won | undefined {
   const id = field.fieldId;
+  if (contributions.length === 1) {
+    // The usual new record: one contribution, which wins every field it has unless ignored
+    // (no candidate object: an import resolves every new record this way).
+    const c = contributions[0];
+    if (!hasOwn(c.data, id) || c.data[id] === undefined) return undefined;
+    const confidence = confidenceOf(c, id);
+    if (confidence < field.resolution.minConfidence) return undefined;
+    return { value: c.data[id], contributionId: c.id, sourceId: c.sourceId, sourceType: c.sourceType, confidence, candidates: 1 };
+  }
   const candidates: Candidate[] = [];
   for (const c of contributions) {
     if (!hasOwn(c.data, id) || c.data[id] === undefined) continue;
@@ -127,33 +133,15 @@ export function resolveRecordAlone(model: CompiledModel, own: readonly PassContr
   const lineage = new LineageWriter(modelLineagePolicy(model));
   const canonicalTexts: (string | undefined)[] = new Array(fields.length);
   let data = "";
-  // The usual new record: one contribution, which wins every field it has unless ignored
-  // (resolved here without a candidate object per field).
-  const only = own.length === 1 ? own[0] : undefined;
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i];
-    let value: unknown;
-    let text: string;
-    if (only) {
-      const id = field.fieldId;
-      const has = hasOwn(only.data, id) && only.data[id] !== undefined;
-      const confidence = has ? confidenceOf(only, id) : 0;
-      const wins = has && confidence >= field.resolution.minConfidence;
-      value = wins ? only.data[id] : undefined;
-      addValueIssues(issues, field, value);
-      if (!wins) continue;
-      text = valueText(value);
-      lineage.field(field.name, only.id, only.sourceId, only.sourceType, confidence, field.resolution.policy, 1);
-    } else {
-      const won = own.length === 0 ? undefined : winnerOf(field, own);
-      value = won?.value;
-      addValueIssues(issues, field, value);
-      if (!won) continue;
-      text = valueText(value);
-      lineage.field(field.name, won.contributionId, won.sourceId, won.sourceType, won.confidence, field.resolution.policy, won.candidates);
-    }
-    canonicalTexts[i] = canonicalText(value, text);
+    const won = own.length === 0 ? undefined : winnerOf(field, own);
+    addValueIssues(issues, field, won?.value);
+    if (!won) continue;
+    const text = valueText(won.value);
+    canonicalTexts[i] = canonicalText(won.value, text);
     data += `${data === "" ? "{" : ","}${plan.names[i]}:${text}`;
+    lineage.field(field.name, won.contributionId, won.sourceId, won.sourceType, won.confidence, field.resolution.policy, won.candidates);
   }
   let canonical = "";
   for (const i of plan.sorted) if (canonicalTexts[i] !== undefined) canonical += `${canonical === "" ? "{" : ","}${plan.names[i]}:${canonicalTexts[i]}`;

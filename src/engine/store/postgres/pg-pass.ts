@@ -1,7 +1,9 @@
 import { UNRESOLVED_VERSION } from "../evidence-repo.js";
-import type { LateClaim, PassMark, PassStore, PassWrites, RecordWrite } from "../pass-store.js";
+import { resolvedContextsSql, staleContextsSql } from "../pass-freshness.js";
+import type { PassStore, PassWrites, RecordWrite } from "../pass-store.js";
 import type { Sql } from "../sql.js";
 import { held } from "./pg-ingest.js";
+import { postgresDialect } from "./pg-dialect.js";
 import { PgTx, type DeferredParam } from "./pg-sql.js";
 
 /**
@@ -42,9 +44,8 @@ const LATE_FENCE = `SELECT 1 / (count(*) = cardinality(CAST(? AS bigint[])))::in
     WHERE c.claimed_by = x.w AND c.claim_token = x.token AND (x.resolve = 0 OR c.evidence_version = x.v)
     ORDER BY c.id FOR NO KEY UPDATE OF c
   ) fenced`;
-const LATE_RESOLVED = `UPDATE contexts SET freshness = 'resolved', resolved_version = evidence_version, resolved_at = CAST(? AS timestamptz),
-    stale_since = NULL, claimed_by = NULL, lease_expires_at = NULL WHERE id = ANY(CAST(? AS bigint[]))`;
-const LATE_STALE = `UPDATE contexts SET freshness = 'stale', claimed_by = NULL, lease_expires_at = NULL WHERE id = ANY(CAST(? AS bigint[]))`;
+/** The SQLSTATE the late fence fails with: it divides by zero when a claim no longer stands. */
+const DIVISION_BY_ZERO = "22012";
 
 const EVALUATIONS_GONE = `DELETE FROM evaluations e USING unnest(CAST(? AS bigint[]), CAST(? AS bigint[])) AS x(c, r)
   WHERE e.context_id = x.c AND e.rule_id = x.r`;
@@ -85,23 +86,24 @@ function statementsOf(w: PassWrites, records: readonly RecordWrite[], now: strin
  * with its COMMIT instead, behind the late fence (writeLate).
  */
 export const pgPasses: PassStore = {
-  writeLate(tx, w, now) {
+  writeLate(tx) {
     if (!(tx instanceof PgTx) || !tx.defers) return undefined;
     // Nothing is sent before the COMMIT: the fence locks the contexts first, then the
     // records, as a writer of evidence locks them (its mark, then its stamp), so the two
     // never wait on each other in crossing orders.
     return {
-      finish(claims: readonly LateClaim[], marks: readonly PassMark[], resolvedAt: string) {
+      finish(w, claims, now) {
         const keys = claims.map((c) => c.contextKey);
         tx.atCommit(LATE_FENCE, [keys, keys, claims.map((c) => c.token), claims.map((c) => c.evidenceVersion), claims.map((c) => (c.resolve ? 1 : 0)), claims.map((c) => c.worker)]);
-        for (const [text, params] of statementsOf({ ...w, marks: [...marks] }, w.records, now)) tx.atCommit(text, params);
+        for (const [text, params] of statementsOf(w, w.records, now)) tx.atCommit(text, params);
         const resolved = claims.filter((c) => c.resolve).map((c) => c.contextKey);
         const stale = claims.filter((c) => !c.resolve).map((c) => c.contextKey);
-        if (resolved.length > 0) tx.atCommit(LATE_RESOLVED, [resolvedAt, resolved]);
-        if (stale.length > 0) tx.atCommit(LATE_STALE, [stale]);
+        if (resolved.length > 0) tx.atCommit(resolvedContextsSql(postgresDialect), [now, resolved]);
+        if (stale.length > 0) tx.atCommit(staleContextsSql(postgresDialect), [stale]);
       },
     };
   },
+  isFenceFailure: (err) => (err as { code?: unknown } | null)?.code === DIVISION_BY_ZERO,
   async write(tx: Sql, w, now) {
     // In a write group, records it holds still are copied resolved instead of updated.
     const records = held(tx)?.resolve(w.records, now) ?? w.records;
