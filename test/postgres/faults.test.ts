@@ -130,7 +130,7 @@ async function tally(): Promise<{ sent: number; stored: number; lost: number; do
  * it is back (recovered) in performance.now() time; down may be undefined (nothing went
  * away for the clients: a killed backend, a frozen node).
  */
-async function underLoad(name: string, fault: () => Promise<{ down?: number; recovered: number }>, count = BATCHES_PER_FAULT): Promise<FaultReport & { seen: Seen[]; window: [number, number] }> {
+async function underLoad(name: string, fault: (answers: () => Seen[]) => Promise<{ down?: number; recovered: number; quietUntil?: number }>, count = BATCHES_PER_FAULT): Promise<FaultReport & { seen: Seen[]; window: [number, number] }> {
   const seen: Seen[] = [];
   const probes: Seen[] = [];
   const work = batches(count);
@@ -139,7 +139,7 @@ async function underLoad(name: string, fault: () => Promise<{ down?: number; rec
   load.catch(() => undefined);
   await until(() => work.filter((b) => b.ids).length >= count / 4 || undefined, `${name}: the load to be under way`);
   const started = performance.now();
-  const { down, recovered } = await fault();
+  const { down, recovered, quietUntil } = await fault(() => [...seen, ...probes]);
   // A batch the nodes keep refusing would hang here: the test's own time-out reports it.
   await load;
   // Judged on the probers' answers after the recovery: they ask every 50 ms.
@@ -161,7 +161,7 @@ async function underLoad(name: string, fault: () => Promise<{ down?: number; rec
     doubled: counts.doubled,
   };
   console.log(`[fault] ${JSON.stringify(report)}`);
-  return { ...report, seen: all, window: [down ?? started, recovered] };
+  return { ...report, seen: all, window: [down ?? started, quietUntil ?? recovered] };
 }
 
 /** Every answer sent and answered in the window is a 503 problem+json with Retry-After (or, `allowing`, one of those statuses). */
@@ -253,11 +253,16 @@ describe("two serve nodes through the faults of their PostgreSQL", { timeout: 24
   });
 
   it("failover: the primary stopped, the standby promoted; the nodes carry on against it", async () => {
-    const report = await underLoad("failover", async () => {
+    const report = await underLoad("failover", async (answers) => {
       await primary.halt("fast");
       const down = performance.now();
+      // The standby takes writes a moment before its promotion returns, so the answers judged
+      // are those from before it was asked to: held open until both nodes have answered
+      // without a primary (their probes ask every 50 ms), whatever the machine's speed.
+      await until(() => [0, 1].every((n) => answers().some((a) => a.node === n && a.sentAt >= down && a.status === 503)) || undefined, "failover: both nodes to answer 503 without a primary");
+      const promoting = performance.now();
       await standby.promote();
-      return { down, recovered: performance.now() };
+      return { down, recovered: performance.now(), quietUntil: promoting };
     });
     expectOnly503(report.seen, report.window);
     expectHealthy(report);

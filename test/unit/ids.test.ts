@@ -23,4 +23,17 @@ describe("ids", () => {
     const b = newIdBytes();
     expect(Buffer.from(idText(b).replaceAll("-", ""), "hex").equals(b)).toBe(true);
   });
+
+  it("write every byte value as its two lowercase hex digits, dashes at 8, 13, 18 and 23", () => {
+    for (let v = 0; v < 256; v += 16) {
+      const b = Buffer.from(Array.from({ length: 16 }, (_, i) => (v + i) & 0xff));
+      const hex = b.toString("hex");
+      expect(idText(b)).toBe(`${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`);
+    }
+    // Each call gives a string of its own, though they are written through one buffer.
+    const a = idText(Buffer.alloc(16, 0xab));
+    const z = idText(Buffer.alloc(16, 0x01));
+    expect(a).toBe("abababab-abab-abab-abab-abababababab");
+    expect(z).toBe("01010101-0101-0101-0101-010101010101");
+  });
 });

@@ -31,6 +31,23 @@ describe("write groups (local imports)", () => {
     expect(await count()).toBe(2);
   });
 
+  it("a model changed inside the group is seen by its next calls (the group keeps model stamps, every model write forgets them)", async () => {
+    const { engine, item, contextId } = await engineWithContext();
+    const models = await engine.listModels({});
+    const employment = models.models.find((m) => m.name === "Employment")!;
+    const group = engine.writeGroup!();
+    expect((await engine.bulkCreateContributions({ items: [item(1)] })).items[0].status).toBe(201);
+    // A field added in the group: the next call checks the data against the model with it.
+    await engine.createField(employment.modelId, { name: "bonus", type: "number" });
+    const withBonus = { contextId, modelId: employment.modelId, sourceId: "s2", sourceType: "document", data: { employmentId: "e2", monthlyIncome: 10, bonus: 5 } };
+    expect((await engine.bulkCreateContributions({ items: [withBonus] })).items[0].status).toBe(201);
+    // Archived in the group: the next call is refused as writing into a model not active.
+    await engine.setModelStatus(employment.modelId, "archived");
+    const refused = await engine.bulkCreateContributions({ items: [item(3)] });
+    expect(refused.items[0].status).toBe(409);
+    await group.commit();
+  });
+
   it("rollback undoes the whole group", async () => {
     const { engine, item, count } = await engineWithContext();
     const group = engine.writeGroup!();

@@ -20,6 +20,7 @@ import { definitionsOf, resolveNewRecords, type IdentityItem } from "./new-recor
 import { sameEvidence } from "./head-evidence.js";
 import { withAnswerStatus } from "../../contract/answer-status.js";
 import { tellJournal, type JournalFacts } from "./ingest-journal.js";
+import { flat } from "../../util/flat-string.js";
 
 export type { IngestDeps, IngestWriter, IngestWriterOptions } from "./ingest-types.js";
 export { assertWritable } from "./check-item.js";
@@ -208,7 +209,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
       recordsByKey.set(mapKey, bound);
       record = bound;
     }
-    const headKey = `${record.id}\u0000${c.input.sourceId}`;
+    const headKey = flat(`${record.id}\u0000${c.input.sourceId}`);
     let previous: Head | undefined = heads.get(headKey);
     if (previous === undefined && record.key !== undefined) previous = stored.get(sourceMapKey({ recordKey: record.key, sourceId: c.input.sourceId }));
     // The same evidence again from its source: nothing new is stored, nothing turns stale, and

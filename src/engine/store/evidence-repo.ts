@@ -6,6 +6,7 @@ import type { Sql } from "./sql.js";
 import { EMPTY_SHA256 } from "./values.js";
 import { WORKSPACE } from "./workspace-sql.js";
 import { pushAll } from "../../portable/arrays.js";
+import { flat } from "../../util/flat-string.js";
 
 /** A record row; its JSON columns as text (a record never resolved reads as `{}`). */
 export interface RecordRow {
@@ -224,9 +225,9 @@ export interface IngestStore {
 }
 
 /** The map key of an identity lookup. */
-export const identityMapKey = (k: IdentityKey): string => `${k.contextKey}\u0000${k.modelKey}\u0000${k.identityKey}`;
+export const identityMapKey = (k: IdentityKey): string => flat(`${k.contextKey}\u0000${k.modelKey}\u0000${k.identityKey}`);
 /** The map key of a source lookup. */
-export const sourceMapKey = (k: SourceKey): string => `${k.recordKey}\u0000${k.sourceId}`;
+export const sourceMapKey = (k: SourceKey): string => flat(`${k.recordKey}\u0000${k.sourceId}`);
 
 /** Rows per multi-row statement: one bulk request's worth, far below SQLite's variable limit. */
 const CHUNK = 100;

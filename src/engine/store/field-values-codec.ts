@@ -1,4 +1,5 @@
 import type { Sql } from "./sql.js";
+import { flat } from "../../util/flat-string.js";
 
 /**
  * How a contribution's values and confidences are stored: keyed by the field's integer key
@@ -34,7 +35,7 @@ export function encodeValues(model: KeyedFields, byFieldId: Record<string, unkno
     if (v === undefined) continue;
     out += (out === "" ? "{" : ",") + keys.get(id)! + JSON.stringify(v);
   }
-  return out === "" ? "{}" : `${out}}`;
+  return out === "" ? "{}" : flat(`${out}}`);
 }
 
 /** The stored JSON of the confidences other than the default 1, or null when every one is 1. */
@@ -45,7 +46,7 @@ export function encodeConfidences(model: KeyedFields, byFieldId: Record<string, 
     const c = byFieldId[id];
     if (c !== 1) out += (out === "" ? "{" : ",") + keys.get(id)! + JSON.stringify(c);
   }
-  return out === "" ? null : `${out}}`;
+  return out === "" ? null : flat(`${out}}`);
 }
 
 /** The field keys a stored object uses. */

@@ -1,5 +1,6 @@
 import type { FieldLineage } from "../../contract/schemas/index.js";
 import { canonicalJson } from "../../portable/resolution/canonical-json.js";
+import { flat } from "../../util/flat-string.js";
 
 /** A winning contribution as stored once per record: id, source id, source type. */
 type StoredSource = [string, string | null, FieldLineage["sourceType"]];
@@ -62,7 +63,8 @@ export class LineageWriter {
 
   /** The stored text. */
   text(): string {
-    return `[3,[${this.sources}],${text(this.usual)},{${this.fields}}]`;
+    // Kept by a write group until its end: flat, not a rope of every piece (flat-string.ts).
+    return flat(`[3,[${this.sources}],${text(this.usual)},{${this.fields}}]`);
   }
 }
 

@@ -17,6 +17,7 @@ import { canonicalJson } from "../../../portable/resolution/canonical-json.js";
 import { sha256Hex } from "../../sha256-hex.js";
 import { hasOwn } from "./record-order.js";
 import { addValueIssues } from "./validate-values.js";
+import { flat } from "../../../util/flat-string.js";
 
 /** True when a model's records can be resolved alone (no computed field reads other records or fields). */
 export function resolvesAlone(model: CompiledModel): boolean {
@@ -146,7 +147,8 @@ export function resolveRecordAlone(model: CompiledModel, own: readonly PassContr
   let canonical = "";
   for (const i of plan.sorted) if (canonicalTexts[i] !== undefined) canonical += `${canonical === "" ? "{" : ","}${plan.names[i]}:${canonicalTexts[i]}`;
   return {
-    data: data === "" ? "{}" : `${data}}`,
+    // Held by the write group until its end: flat, not a rope (flat-string.ts).
+    data: data === "" ? "{}" : flat(`${data}}`),
     sha256: sha256Hex(canonical === "" ? "{}" : `${canonical}}`),
     issues: issues.length === 0 ? "[]" : JSON.stringify(issues),
     lineage: lineage.text(),

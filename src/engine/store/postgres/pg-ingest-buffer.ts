@@ -6,6 +6,7 @@ import type { GroupConnection, StatementHook } from "./pg-group-connection.js";
 import type { KnownIdentities } from "./pg-known-identities.js";
 import type { KeyBlocks } from "./pg-key-blocks.js";
 import { pgText } from "./pg-text.js";
+import { flat } from "../../../util/flat-string.js";
 
 const RECORD_COLUMNS = ["id", "uuid", "workspace_id", "context_id", "model_id", "identity_key", "created_by", "created_at", "updated_at", "data", "sha256", "issues", "lineage", "changed_version"];
 const CONTRIBUTION_COLUMNS = ["id", "uuid", "workspace_id", "record_id", "source_id", "source_type", "data", "field_confidences", "status", "supersedes", "observed_at", "received_at", "created_by"];
@@ -196,7 +197,8 @@ export class IngestBuffer implements StatementHook {
       this.created.add(r.key);
       this.made.push([r.contextKey, mk]);
       added.push(mk);
-      const held: HeldRecord = { key: r.key, head: `${r.key}\t${r.id}\t${w}\t${r.contextKey}\t${r.modelKey}\t${copyValue(r.identityKey)}\t${copyValue(r.createdBy)}\t${r.now}`, createdAt: r.now };
+      // Flat: a row's text waits for the COPY at the group's end (flat-string.ts).
+      const held: HeldRecord = { key: r.key, head: flat(`${r.key}\t${r.id}\t${w}\t${r.contextKey}\t${r.modelKey}\t${copyValue(r.identityKey)}\t${copyValue(r.createdBy)}\t${r.now}`), createdAt: r.now };
       if (r.resolved && r.clean) held.alone = r.resolved;
       this.records.push(held);
       this.recordsByKey.set(r.key, held);
@@ -221,8 +223,8 @@ export class IngestBuffer implements StatementHook {
       const supersedes = c.supersedesRow?.key ?? c.supersedesKey;
       const row: HeldContribution = {
         key: c.key!,
-        head: `${c.key}\t${c.id}\t${w}\t${c.recordKey}\t${copyValue(c.sourceId)}\t${copyValue(c.sourceType)}\t${copyValue(c.data)}\t${copyValue(c.fieldConfidences)}\t`,
-        tail: `\t${copyValue(supersedes)}\t${copyValue(c.observedAt)}\t${c.receivedAt}\t${copyValue(c.createdBy)}\n`,
+        head: flat(`${c.key}\t${c.id}\t${w}\t${c.recordKey}\t${copyValue(c.sourceId)}\t${copyValue(c.sourceType)}\t${copyValue(c.data)}\t${copyValue(c.fieldConfidences)}\t`),
+        tail: flat(`\t${copyValue(supersedes)}\t${copyValue(c.observedAt)}\t${c.receivedAt}\t${copyValue(c.createdBy)}\n`),
         status: c.status,
         copied: false,
       };
