@@ -48,6 +48,29 @@ describe("write groups (local imports)", () => {
     await group.commit();
   });
 
+  it("a later call of the group supersedes, or answers unchanged, what an earlier call of it wrote for the same record and source", async () => {
+    const { engine, item, contextId } = await engineWithContext();
+    const raw = (engine.ctx.store as SqliteStore).raw;
+    const statuses = () => raw.prepare("SELECT status, supersedes FROM contributions ORDER BY id").all() as { status: string; supersedes: number | null }[];
+    const group = engine.writeGroup!();
+    const first = await engine.bulkCreateContributions({ items: [item(1, 1000)] });
+    const second = await engine.bulkCreateContributions({ items: [item(1, 2000)] });
+    expect(second.items[0].status).toBe(201);
+    expect((second.items[0].data as { supersedes: string }).supersedes).toBe((first.items[0].data as { contributionId: string }).contributionId);
+    // The same evidence again, a call later: the answer is the contribution that says it.
+    const again = await engine.bulkCreateContributions({ items: [item(1, 2000)] });
+    expect(again.items[0].status).toBe(200);
+    expect(again.items[0].data).toEqual(second.items[0].data);
+    // A failing call in between forgets what the group kept: the next one reads the table.
+    await expect(engine.bulkCreateContributions({ items: [] })).rejects.toThrow();
+    const third = await engine.bulkCreateContributions({ items: [item(1, 3000)] });
+    expect((third.items[0].data as { supersedes: string }).supersedes).toBe((second.items[0].data as { contributionId: string }).contributionId);
+    await group.commit();
+    expect(statuses().map((r) => r.status)).toEqual(["superseded", "superseded", "accepted"]);
+    const records = await engine.listRecords({ filters: [{ field: "contextId", op: "eq", value: contextId }] });
+    expect(records.data).toHaveLength(1);
+  });
+
   it("rollback undoes the whole group", async () => {
     const { engine, item, count } = await engineWithContext();
     const group = engine.writeGroup!();

@@ -1,4 +1,5 @@
 import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, workspaceKey, type FoundRecord, type IngestStore, type SourceHead } from "../evidence-repo.js";
+import type { Sql } from "../sql.js";
 import { uuidBytesOf, uuidString } from "../values.js";
 import { sqliteStatement } from "./sqlite-sql.js";
 
@@ -14,6 +15,28 @@ const ON_IDENTITY = " ON CONFLICT (context_id, model_id, identity_key) WHERE del
 const RECORD_FIND = "SELECT id, uuid FROM records WHERE context_id = ? AND model_id = ? AND identity_key = ? AND deleted_at IS NULL";
 const CONTRIBUTION_INSERT = `INSERT INTO contributions (uuid, workspace_id, record_id, source_id, source_type, data, field_confidences, status,
   supersedes, observed_at, received_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/**
+ * The accepted contribution of each record and source that the open write group inserted,
+ * by source map key (and each one's pair, by its key): the group holds the database, and
+ * only this store's inserts and supersedes write contributions, so a later call of the
+ * group finds them here instead of reading them back (a friendly import supersedes what an
+ * earlier batch of its group wrote on most lines). Kept in the group's memo: emptied when
+ * any savepoint of the group rolls back, when the group ends, and by forgetGroupState.
+ */
+interface GroupHeads {
+  byPair: Map<string, SourceHead>;
+  pairOf: Map<number, string>;
+}
+const GROUP_HEADS = "source-heads";
+
+function groupHeads(db: Sql): GroupHeads | undefined {
+  const memo = db.groupMemo;
+  if (!memo) return undefined;
+  let heads = memo.get(GROUP_HEADS) as GroupHeads | undefined;
+  if (!heads) memo.set(GROUP_HEADS, (heads = { byPair: new Map(), pairOf: new Map() }));
+  return heads;
+}
 
 /** Epoch milliseconds of the rows' shared receipt time (a call's rows share one), parsed once. */
 function clock(): (iso: string) => number {
@@ -54,10 +77,17 @@ export const sqliteIngest: IngestStore = {
        FROM contributions k LEFT JOIN contributions p ON p.id = k.supersedes
        WHERE k.id = (SELECT id FROM contributions WHERE record_id = ? AND source_id = ? ORDER BY id DESC LIMIT 1) AND k.status = 'accepted'`,
     ).raw();
+    const held = groupHeads(db);
     for (const k of keys) {
+      const mk = sourceMapKey(k);
+      const mine = held?.byPair.get(mk);
+      if (mine) {
+        found.set(mk, mine);
+        continue;
+      }
       const row = head.get(k.recordKey, k.sourceId) as [number, Buffer, string, string, string | null, string | null, number, string, Buffer | null] | undefined;
       if (!row) continue;
-      found.set(sourceMapKey(k), {
+      found.set(mk, {
         key: Number(row[0]),
         id: uuidString(row[1]),
         sourceType: row[2],
@@ -116,17 +146,31 @@ export const sqliteIngest: IngestStore = {
     const ws = await workspaceKey(db, workspace);
     const insert = sqliteStatement(db, CONTRIBUTION_INSERT);
     const ms = clock();
+    const held = groupHeads(db);
     for (const c of rows) {
       const supersedes = c.supersedesRow?.key ?? c.supersedesKey;
-      c.key = Number(
+      const key = Number(
         insert.run(c.idBytes ?? uuidBytesOf(c.id), ws, c.recordKey, c.sourceId, c.sourceType, c.data, c.fieldConfidences, c.status, supersedes, c.observedAt, ms(c.receivedAt), c.createdBy)
           .lastInsertRowid,
       );
+      c.key = key;
+      if (!held || c.status !== "accepted") continue;
+      // What acceptedFromSources would read back for this record and source: the same values, as stored.
+      const mk = sourceMapKey(c);
+      held.byPair.set(mk, { key, id: c.id, sourceType: c.sourceType, data: c.data, confidences: c.fieldConfidences, observedAt: c.observedAt, receivedAt: c.receivedAt, createdBy: c.createdBy, supersedes: c.supersedesId });
+      held.pairOf.set(key, mk);
     }
   },
   async markSuperseded(db, keys) {
     if (keys.length === 0) return;
     const update = sqliteStatement(db, "UPDATE contributions SET status = 'superseded' WHERE id = ?");
-    for (const key of keys) update.run(key);
+    const held = groupHeads(db);
+    for (const key of keys) {
+      update.run(key);
+      const mk = held?.pairOf.get(key);
+      if (mk === undefined) continue;
+      held!.pairOf.delete(key);
+      if (held!.byPair.get(mk)?.key === key) held!.byPair.delete(mk);
+    }
   },
 };
