@@ -255,9 +255,8 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
       () => void next(req, res),
     );
   };
-  const lane = (req: IncomingMessage, res: ServerResponse, next: Listener, started: number) => {
+  const lane = (req: IncomingMessage, res: ServerResponse, next: Listener, started: number, stamp = store.changeStamp(EXTERNAL_CHANGES_MS)) => {
     const path = req.url!;
-    const stamp = store.changeStamp(EXTERNAL_CHANGES_MS);
     const authorization = header(req, "authorization");
     // The same request answered before under this stamp, its token still valid: that answer again, charged.
     const known = authorization === undefined ? undefined : answers.get(stamp, path, authorization);
@@ -277,9 +276,22 @@ export function createReadLane(options: ReadLaneOptions): (req: IncomingMessage,
 
   const settled = store.settled?.bind(store);
   if (!settled) {
+    // SQLite: the reads that arrive in one turn of the event loop are answered together, in
+    // the turn's check phase (setImmediate), under one read of the change stamp. Every
+    // socket of the turn has been read by then, so a commit that another process reported
+    // done before any of these requests arrived is in that stamp, as it is when each reads
+    // its own; and reading it costs a pread of the wal-index (about 4 µs of a 28 µs read
+    // here, where bare node:http answers in 19 µs) once per turn instead of once a request.
+    let batch: [IncomingMessage, ServerResponse, Listener, number][] = [];
+    const answerBatch = () => {
+      const reads = batch;
+      batch = [];
+      const stamp = store.changeStamp(EXTERNAL_CHANGES_MS);
+      for (const [req, res, next, started] of reads) lane(req, res, next, started, stamp);
+    };
     return (req, res, next) => {
       if (!eligible(req)) return void next(req, res);
-      lane(req, res, next, logger?.requests ? performance.now() : 0);
+      if (batch.push([req, res, next, logger?.requests ? performance.now() : 0]) === 1) setImmediate(answerBatch);
     };
   }
   // PostgreSQL: the change stamp is read once every commit that returned on another node

@@ -94,6 +94,18 @@ describe("the read lane", () => {
     expect((await get(undefined, doomed.token)).status).toBe(401);
   });
 
+  it("reads sent together are answered together, each with every commit made before it was sent", async () => {
+    const engine = createLocalEngine({ db: other });
+    for (let i = 0; i < 10; i++) {
+      // Cached first, then changed by the other connection, then asked by eight at once.
+      await get();
+      await engine.updateContext(contextId, { name: `together-${i}` });
+      const answers = await Promise.all(Array.from({ length: 8 }, () => get()));
+      expect(answers.map((a) => a.json.name)).toEqual(Array.from({ length: 8 }, () => `together-${i}`));
+    }
+    await engine.updateContext(contextId, { name: "renamed" });
+  });
+
   it("a token revoked through the server's own connection is refused on the next request", async () => {
     const doomed = await issueToken(h.store, { workspace: "default", scopes: ["read"] });
     expect((await get(undefined, doomed.token)).status).toBe(200);
