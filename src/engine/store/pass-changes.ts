@@ -59,20 +59,31 @@ export function passChanges(loaded: LoadedPass, output: PassOutput): PassChanges
     writes.records.push({ key: before.key, data: JSON.stringify(r.data), sha256: r.sha256, issues: state.issues, lineage: state.lineage, dataChanged: !sameData });
   }
 
-  const edge = (s: number, n: string, t: number) => `${s}\u0000${n}\u0000${t}`;
-  const wanted = new Map<string, StoredLink>();
+  // The links the pass wants, by source key, name and target key (no key string built per
+  // link: a pass over a context of 2,000 records compares every one of its links), and in
+  // the order first wanted; those the store held already are not written again.
+  const wanted = new Map<number, Map<string, Map<number, StoredLink>>>();
+  const linksAfter: StoredLink[] = [];
+  const find = (s: number, n: string, t: number) => wanted.get(s)?.get(n)?.get(t);
   for (const l of output.links) {
     const s = loaded.records.get(l.sourceRecordId)?.key;
     const t = loaded.records.get(l.targetRecordId)?.key;
-    if (s !== undefined && t !== undefined) wanted.set(edge(s, l.name, t), { sourceKey: s, name: l.name, targetKey: t });
+    if (s === undefined || t === undefined || find(s, l.name, t)) continue;
+    let byName = wanted.get(s);
+    if (!byName) wanted.set(s, (byName = new Map()));
+    let byTarget = byName.get(l.name);
+    if (!byTarget) byName.set(l.name, (byTarget = new Map()));
+    const link: StoredLink = { sourceKey: s, name: l.name, targetKey: t };
+    byTarget.set(t, link);
+    linksAfter.push(link);
   }
-  const linksAfter = [...wanted.values()];
+  const kept = new Set<StoredLink>();
   for (const e of loaded.links) {
-    const k = edge(e.sourceKey, e.name, e.targetKey);
-    if (wanted.has(k)) wanted.delete(k);
+    const link = find(e.sourceKey, e.name, e.targetKey);
+    if (link && !kept.has(link)) kept.add(link);
     else writes.linksGone.push(e);
   }
-  for (const l of wanted.values()) writes.linksNew.push({ contextKey: loaded.contextKey, ...l });
+  for (const l of linksAfter) if (!kept.has(l)) writes.linksNew.push({ contextKey: loaded.contextKey, ...l });
 
   const names = new Map(loaded.input.rules.map((r) => [r.id, r.name]));
   const stale = new Map(loaded.evaluations);

@@ -57,6 +57,8 @@ export function linkRecords(
   const removed = new Map<string, LinkRemoval>();
   for (const r of removals) removed.set(removalKey(r.sourceRecordId, r.name, r.targetRecordId), r);
   const isRemoved = (source: RecordValues, name: string, target: RecordValues): boolean => {
+    // Most contexts have no removals: no key is built for each candidate link then.
+    if (removed.size === 0) return false;
     const removal = removed.get(removalKey(source.record.id, name, target.record.id));
     return (
       removal !== undefined &&
