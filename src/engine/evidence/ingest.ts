@@ -23,6 +23,9 @@ import { tellJournal, type JournalFacts } from "./ingest-journal.js";
 import { flat } from "../../util/flat-string.js";
 
 export type { IngestDeps, IngestWriter, IngestWriterOptions } from "./ingest-types.js";
+
+/** The key of a record and source's head in a writer's map (flat: kept until the call ends). */
+const headKeyOf = (recordId: string, sourceId: string): string => flat(`${recordId}\u0000${sourceId}`);
 export { assertWritable } from "./check-item.js";
 
 const caught = <T>(fn: () => T): T | DdsError => {
@@ -209,7 +212,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
       recordsByKey.set(mapKey, bound);
       record = bound;
     }
-    const headKey = flat(`${record.id}\u0000${c.input.sourceId}`);
+    const headKey = headKeyOf(record.id, c.input.sourceId);
     let previous: Head | undefined = heads.get(headKey);
     if (previous === undefined && record.key !== undefined) previous = stored.get(sourceMapKey({ recordKey: record.key, sourceId: c.input.sourceId }));
     // The same evidence again from its source: nothing new is stored, nothing turns stale, and
@@ -322,7 +325,7 @@ export function createIngestWriter(s: Scope, deps: IngestDeps, options: IngestWr
           : (recordsByKey.get(identityMapKey({ contextKey: c.context.key, modelKey: c.model.key, identityKey: c.key! })) ??
             found.get(identityMapKey({ contextKey: c.context.key, modelKey: c.model.key, identityKey: c.key! })));
         // A record created by this call has no contributions before it.
-        if (record?.key === undefined || record.fresh || heads.has(`${record.id}\u0000${c.input.sourceId}`)) continue;
+        if (record?.key === undefined || record.fresh || heads.has(headKeyOf(record.id, c.input.sourceId))) continue;
         const k = { recordKey: record.key, sourceId: c.input.sourceId };
         sources.set(sourceMapKey(k), k);
       }

@@ -1,5 +1,5 @@
 import type { CompiledModel } from "../models/model-types.js";
-import type { Sql } from "./sql.js";
+import { readThroughGroup, type Sql } from "./sql.js";
 
 const MEMO = "pass-models";
 
@@ -26,33 +26,16 @@ export const MODEL_STAMP = "m.version || ':' || m.updated_at";
  * an ingest that resolves the records it creates as it writes them.
  */
 export async function compiledModels(db: Sql, keys: readonly number[]): Promise<Map<number, CompiledModel>> {
-  const out = new Map<number, CompiledModel>();
-  if (keys.length === 0) return out;
+  if (keys.length === 0) return new Map();
   // Inside a SQLite write group nothing outside it changes a model, and every model write
   // forgets this (forgetGroupState): an import's batches ask for the same few each time.
-  const known = db.groupMemo && groupDefinitions(db.groupMemo);
-  const wanted = known ? keys.filter((k) => !known.has(k)) : keys;
-  const rows =
-    wanted.length === 0
-      ? []
-      : await db.all<{ key: number; stamp: string; compiled: string }>(
-          `SELECT m.id AS key, ${MODEL_STAMP} AS stamp, m.compiled FROM models m WHERE ${db.dialect.inKeys("m.id")} AND m.deleted_at IS NULL AND m.compiled IS NOT NULL`,
-          [db.dialect.keyList(wanted)],
-        );
-  for (const r of rows) out.set(Number(r.key), parsedModel(db, Number(r.key), r.stamp, r.compiled));
-  if (!known) return out;
-  for (const k of wanted) known.set(k, out.get(k));
-  for (const k of keys) {
-    const m = known.get(k);
-    if (m) out.set(k, m);
-  }
-  return out;
+  return readThroughGroup(db, "compiled-models", keys, async (wanted) => {
+    const rows = await db.all<{ key: number; stamp: string; compiled: string }>(
+      `SELECT m.id AS key, ${MODEL_STAMP} AS stamp, m.compiled FROM models m WHERE ${db.dialect.inKeys("m.id")} AND m.deleted_at IS NULL AND m.compiled IS NOT NULL`,
+      [db.dialect.keyList(wanted)],
+    );
+    const out = new Map<number, CompiledModel>();
+    for (const r of rows) out.set(Number(r.key), parsedModel(db, Number(r.key), r.stamp, r.compiled));
+    return out;
+  });
 }
-
-/** The open write group's compiled definitions by model key (undefined: none live). */
-function groupDefinitions(memo: Map<string, unknown>): Map<number, CompiledModel | undefined> {
-  let map = memo.get(GROUP_MEMO) as Map<number, CompiledModel | undefined> | undefined;
-  if (!map) memo.set(GROUP_MEMO, (map = new Map()));
-  return map;
-}
-const GROUP_MEMO = "compiled-models";

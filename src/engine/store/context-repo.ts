@@ -2,7 +2,7 @@ import type { ListQuery } from "../../contract/list-query.js";
 import { LIST_SPECS } from "../../contract/list-query.js";
 import { listRows, type RowPage } from "./list-sql.js";
 import type { LockOption } from "./model-repo.js";
-import { forgetGroupState, type Sql } from "./sql.js";
+import { forgetGroupState, groupMap, type Sql } from "./sql.js";
 import { WORKSPACE } from "./workspace-sql.js";
 
 /** A context row as the engine uses it. */
@@ -63,14 +63,6 @@ export interface ContextCounts {
 /** What an update of a context may set. */
 export type ContextSet = Partial<Pick<ContextRow, "name" | "type" | "metadata" | "status" | "updatedAt" | "deletedAt">>;
 
-/** The context states a write group has read, by id, for one workspace. */
-function groupStates(memo: Map<string, unknown>, workspace: string): Map<string, ContextState> {
-  const key = `context-states:${workspace}`;
-  let states = memo.get(key) as Map<string, ContextState> | undefined;
-  if (!states) memo.set(key, (states = new Map()));
-  return states;
-}
-
 /** Context persistence, scoped to one workspace. */
 export function createContextRepo(db: Sql, workspace: string) {
   const d = db.dialect;
@@ -104,7 +96,7 @@ export function createContextRepo(db: Sql, workspace: string) {
     async getStates(ids: readonly string[], options: { lock?: boolean | "key-share" } = {}): Promise<ContextState[]> {
       // Inside a write group the states read by its earlier calls still hold (every write
       // to a context's status forgets them): an import's batches name the same contexts.
-      const known = db.groupMemo && groupStates(db.groupMemo, workspace);
+      const known = groupMap<string, ContextState>(db, `context-states:${workspace}`);
       const wanted = known ? ids.filter((id) => !known.has(id)) : ids;
       const rows =
         wanted.length === 0

@@ -2,7 +2,7 @@ import type { ListQuery } from "../../contract/list-query.js";
 import { LIST_SPECS } from "../../contract/list-query.js";
 import type { StoredField, StoredModel } from "../models/model-types.js";
 import { listRows, type RowPage } from "./list-sql.js";
-import { forgetGroupState, type Sql } from "./sql.js";
+import { forgetGroupState, readThroughGroup, type Sql } from "./sql.js";
 import { WORKSPACE } from "./workspace-sql.js";
 
 /** A model row as stored: JSON columns still as text. */
@@ -126,14 +126,6 @@ const COLUMN_OF: Record<string, string> = {
   resolution: "resolution",
   computed: "computed",
 };
-
-/** The open write group's model stamps, by id (undefined: no live model of that id), per workspace. */
-function groupStamps(memo: Map<string, unknown>, workspace: string): Map<string, string | undefined> {
-  const key = `model-stamps:${workspace}`;
-  let stamps = memo.get(key) as Map<string, string | undefined> | undefined;
-  if (!stamps) memo.set(key, (stamps = new Map()));
-  return stamps;
-}
 
 /** Model persistence, scoped to one workspace. */
 export function createModelRepo(db: Sql, workspace: string) {
@@ -324,25 +316,14 @@ export function createModelRepo(db: Sql, workspace: string) {
       if (ids.length === 0) return new Map();
       // Inside a SQLite write group nothing outside it changes a model, and every model
       // write forgets this: an import's batches ask for the same few models each time.
-      const known = db.groupMemo && groupStamps(db.groupMemo, workspace);
-      const wanted = known ? ids.filter((id) => !known.has(id)) : ids;
-      const rows =
-        wanted.length === 0
-          ? []
-          : await db.all<{ id: string; stamp: string }>(
-              `SELECT m.uuid AS id, m.version || ':' || m.status || ':' || m.updated_at AS stamp FROM models m
-         WHERE m.workspace_id = ${WORKSPACE} AND m.deleted_at IS NULL AND m.uuid IN (${inList(wanted.length)})`,
-              [workspace, ...wanted.map((id) => d.uuid(id))],
-            );
-      if (!known) return new Map(rows.map((r) => [r.id, r.stamp]));
-      for (const id of wanted) known.set(id, undefined);
-      for (const r of rows) known.set(r.id, r.stamp);
-      const out = new Map<string, string>();
-      for (const id of ids) {
-        const stamp = known.get(id);
-        if (stamp !== undefined) out.set(id, stamp);
-      }
-      return out;
+      return readThroughGroup(db, `model-stamps:${workspace}`, ids, async (wanted) => {
+        const rows = await db.all<{ id: string; stamp: string }>(
+          `SELECT m.uuid AS id, m.version || ':' || m.status || ':' || m.updated_at AS stamp FROM models m
+           WHERE m.workspace_id = ${WORKSPACE} AND m.deleted_at IS NULL AND m.uuid IN (${inList(wanted.length)})`,
+          [workspace, ...wanted.map((id) => d.uuid(id))],
+        );
+        return new Map(rows.map((r) => [r.id, r.stamp]));
+      });
     },
     /** Names of every field the model ever had (removed ones too), by fieldId. */
     async fieldNames(modelId: string): Promise<Map<string, string>> {

@@ -71,6 +71,39 @@ export function forgetGroupState(db: Sql): void {
   db.groupMemo?.clear();
 }
 
+/**
+ * The open write group's map named `name`, made on first use; undefined outside a SQLite
+ * write group (see Sql.groupMemo: whatever is kept there goes with forgetGroupState).
+ */
+export function groupMap<K, V>(db: Sql, name: string): Map<K, V> | undefined {
+  const memo = db.groupMemo;
+  if (!memo) return undefined;
+  let map = memo.get(name) as Map<K, V> | undefined;
+  if (!map) memo.set(name, (map = new Map()));
+  return map;
+}
+
+/**
+ * Values by key through the open write group's map `name`: only the keys the group has not
+ * asked for yet are read (`read` answers those it finds), and what it read, absence
+ * included, is kept for the group's later calls. Outside a group, `read` of every key.
+ */
+export async function readThroughGroup<K, V>(db: Sql, name: string, keys: readonly K[], read: (keys: readonly K[]) => Promise<Map<K, V>>): Promise<Map<K, V>> {
+  const known = groupMap<K, V | undefined>(db, name);
+  if (!known) return read(keys);
+  const wanted = keys.filter((k) => !known.has(k));
+  if (wanted.length > 0) {
+    const found = await read(wanted);
+    for (const k of wanted) known.set(k, found.get(k));
+  }
+  const out = new Map<K, V>();
+  for (const k of keys) {
+    const v = known.get(k);
+    if (v !== undefined) out.set(k, v);
+  }
+  return out;
+}
+
 /** The SQL texts and parameter forms that differ between the stores; everything else is written once. */
 export interface Dialect {
   readonly name: "sqlite" | "postgres";

@@ -1,5 +1,5 @@
 import { identityMapKey, sourceMapKey, UNRESOLVED_VERSION, workspaceKey, type FoundRecord, type IngestStore, type SourceHead } from "../evidence-repo.js";
-import type { Sql } from "../sql.js";
+import { groupMap, type Sql } from "../sql.js";
 import { uuidBytesOf, uuidString } from "../values.js";
 import { sqliteStatement } from "./sqlite-sql.js";
 
@@ -18,25 +18,15 @@ const CONTRIBUTION_INSERT = `INSERT INTO contributions (uuid, workspace_id, reco
 
 /**
  * The accepted contribution of each record and source that the open write group inserted,
- * by source map key (and each one's pair, by its key): the group holds the database, and
- * only this store's inserts and supersedes write contributions, so a later call of the
- * group finds them here instead of reading them back (a friendly import supersedes what an
- * earlier batch of its group wrote on most lines). Kept in the group's memo: emptied when
- * any savepoint of the group rolls back, when the group ends, and by forgetGroupState.
+ * by source map key: the group holds the database, and only this store's inserts and
+ * supersedes write contributions, so a later call of the group finds them here instead of
+ * reading them back (a friendly import supersedes what an earlier batch of its group wrote
+ * on most lines). A head is only ever superseded by the call that inserts the next accepted
+ * contribution of its record and source, which takes its place here. Kept in the group's
+ * memo: emptied when any savepoint of the group rolls back, when it ends, and by
+ * forgetGroupState.
  */
-interface GroupHeads {
-  byPair: Map<string, SourceHead>;
-  pairOf: Map<number, string>;
-}
-const GROUP_HEADS = "source-heads";
-
-function groupHeads(db: Sql): GroupHeads | undefined {
-  const memo = db.groupMemo;
-  if (!memo) return undefined;
-  let heads = memo.get(GROUP_HEADS) as GroupHeads | undefined;
-  if (!heads) memo.set(GROUP_HEADS, (heads = { byPair: new Map(), pairOf: new Map() }));
-  return heads;
-}
+const groupHeads = (db: Sql) => groupMap<string, SourceHead>(db, "source-heads");
 
 /** Epoch milliseconds of the rows' shared receipt time (a call's rows share one), parsed once. */
 function clock(): (iso: string) => number {
@@ -80,7 +70,7 @@ export const sqliteIngest: IngestStore = {
     const held = groupHeads(db);
     for (const k of keys) {
       const mk = sourceMapKey(k);
-      const mine = held?.byPair.get(mk);
+      const mine = held?.get(mk);
       if (mine) {
         found.set(mk, mine);
         continue;
@@ -156,21 +146,12 @@ export const sqliteIngest: IngestStore = {
       c.key = key;
       if (!held || c.status !== "accepted") continue;
       // What acceptedFromSources would read back for this record and source: the same values, as stored.
-      const mk = sourceMapKey(c);
-      held.byPair.set(mk, { key, id: c.id, sourceType: c.sourceType, data: c.data, confidences: c.fieldConfidences, observedAt: c.observedAt, receivedAt: c.receivedAt, createdBy: c.createdBy, supersedes: c.supersedesId });
-      held.pairOf.set(key, mk);
+      held.set(sourceMapKey(c), { key, id: c.id, sourceType: c.sourceType, data: c.data, confidences: c.fieldConfidences, observedAt: c.observedAt, receivedAt: c.receivedAt, createdBy: c.createdBy, supersedes: c.supersedesId });
     }
   },
   async markSuperseded(db, keys) {
     if (keys.length === 0) return;
     const update = sqliteStatement(db, "UPDATE contributions SET status = 'superseded' WHERE id = ?");
-    const held = groupHeads(db);
-    for (const key of keys) {
-      update.run(key);
-      const mk = held?.pairOf.get(key);
-      if (mk === undefined) continue;
-      held!.pairOf.delete(key);
-      if (held!.byPair.get(mk)?.key === key) held!.byPair.delete(mk);
-    }
+    for (const key of keys) update.run(key);
   },
 };
