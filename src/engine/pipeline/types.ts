@@ -25,6 +25,40 @@ export interface PassInput {
   dirty?: ReadonlySet<string>;
   /** Each record's state after the last pass, by id (clean records need one). */
   before?: ReadonlyMap<string, RecordState>;
+  /**
+   * What the last pass of this context left besides the states (its {@link PassOutput.memory}):
+   * links, link graph and evaluations it may keep where nothing they depend on changed.
+   * Optional and checked: memory of other definitions or rules is ignored.
+   */
+  memory?: PassMemory;
+}
+
+/**
+ * What a pass keeps for the next one of its context, so that a pass costs what changed:
+ * the links of each relationship, the link graph, and each evaluation with the models it
+ * read. Plain data, never stored: it lives in the store's pass cache with the states.
+ */
+export interface PassMemory {
+  /** The models the pass ran with (their identity says the definitions are the same). */
+  models: readonly CompiledModel[];
+  /** Each record's state after the pass, by id (the PassOutput's states). */
+  states: ReadonlyMap<string, RecordState>;
+  /** Live records of each model, by modelId. */
+  counts: ReadonlyMap<string, number>;
+  /** The removals, as JSON text. */
+  removals: string;
+  /** The context (id, name, type, metadata), as JSON text. */
+  context: string;
+  /** The links of each relationship, by relationship key (modelId, NUL, name), in the order made. */
+  links: ReadonlyMap<string, readonly PassLink[]>;
+  /** Every link, sorted (the PassOutput's links). */
+  sorted: readonly PassLink[];
+  /** The link graph's index: targets (oldest first) by relationship name, then source record id. */
+  graph: ReadonlyMap<string, ReadonlyMap<string, readonly PassRecord[]>>;
+  /** Records of each model oldest first, for the models the rules read. */
+  ordered: ReadonlyMap<string, readonly PassRecord[]>;
+  /** Each rule's evaluation, by rule id, with the rule object it evaluated and the models it read (null: anything). */
+  evaluations: ReadonlyMap<string, { rule: PassRule; evaluation: PassEvaluation; reads: ReadonlySet<string> | null }>;
 }
 
 /**
@@ -117,8 +151,10 @@ export interface PassEvaluation {
 export interface PassOutput {
   /** The records built by the pass, by id: all on a full pass, the changed ones on an incremental pass. */
   records: ResolvedRecord[];
-  links: PassLink[];
+  links: readonly PassLink[];
   evaluations: PassEvaluation[];
   /** Each record's state after the pass, by id (what the next incremental pass starts from). */
   states: Map<string, RecordState>;
+  /** What the next pass of the context may start from besides the states. */
+  memory: PassMemory;
 }

@@ -1,4 +1,4 @@
-import type { RecordState } from "../pipeline/types.js";
+import type { PassMemory, RecordState } from "../pipeline/types.js";
 import type { Sql } from "./sql.js";
 
 /** A link of a context, by record keys. */
@@ -32,6 +32,8 @@ export interface CachedContext {
   links: StoredLink[];
   /** By rule id. */
   evaluations: Map<string, StoredEvaluation>;
+  /** What the pass left for the next one besides the states (links by relationship, evaluations with what they read). */
+  memory: PassMemory;
 }
 
 /**

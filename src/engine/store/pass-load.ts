@@ -1,6 +1,6 @@
 import type { CompiledModel } from "../models/model-types.js";
 import type { GroupJournal } from "../pipeline/group-journal.js";
-import type { PassContribution, PassInput, PassRecord, PassRule, RecordState } from "../pipeline/types.js";
+import type { PassContribution, PassInput, PassMemory, PassRecord, PassRule, RecordState } from "../pipeline/types.js";
 import { decodeConfidences, decodeValues, fieldIdsOf, storedKeys } from "./field-values-codec.js";
 import { passCacheOf, type CachedContext, type StoredEvaluation, type StoredLink } from "./pass-cache.js";
 import { MODEL_STAMP, parsedModel } from "./compiled-models.js";
@@ -274,6 +274,7 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
     let before: Map<string, RecordState> | undefined;
     let linksBefore: StoredLink[];
     let evaluationsBefore: Map<string, StoredEvaluation>;
+    let memory: PassMemory | undefined;
     if (mode === "warm") {
       // The copy's records, less those deleted since, plus those changed since.
       dirty = new Set();
@@ -293,6 +294,7 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
       }
       linksBefore = warm!.links;
       evaluationsBefore = warm!.evaluations;
+      memory = warm!.memory;
     } else {
       if (mode !== "full") dirty = new Set();
       if (mode === "cold") before = new Map();
@@ -382,6 +384,7 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
         rules: plan.applying.map(({ cached }) => cached.rule),
         ...(dirty ? { dirty } : {}),
         ...(before ? { before } : {}),
+        ...(memory ? { memory } : {}),
       },
     });
   }

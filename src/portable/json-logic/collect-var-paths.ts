@@ -90,3 +90,33 @@ export function collectVarPaths(expression: unknown): string[] {
   visit(expression, "", (read) => into.add(read.path));
   return [...into];
 }
+
+/** True when a `var`, `missing` or `missing_some` key is computed rather than literal. */
+function keysOpaque(args: unknown[]): boolean {
+  const list = Array.isArray(args[0]) && !containsLogic(args[0]);
+  const keys = list ? (args[0] as unknown[]) : args;
+  return keys.some((key) => containsLogic(key) || isWholeDataPath(key));
+}
+
+function opaque(node: unknown, depth: number): boolean {
+  if (depth > MAX_EXPRESSION_DEPTH) return true;
+  if (Array.isArray(node)) return node.some((item) => opaque(item, depth + 1));
+  if (!isLogic(node)) return false;
+  const op = Object.keys(node)[0];
+  const raw = node[op];
+  const args = Array.isArray(raw) ? raw : [raw];
+  if (op === "var") return containsLogic(args[0]) || isWholeDataPath(args[0]) || args.slice(1).some((a) => opaque(a, depth + 1));
+  if (op === "missing") return keysOpaque(args);
+  if (op === "missing_some") return opaque(args[0], depth + 1) || keysOpaque([args[1]]);
+  if (ELEMENT_SCOPED.has(op)) return opaque(args[0], depth + 1) || (op === "reduce" && opaque(args[2], depth + 1));
+  return args.some((arg) => opaque(arg, depth + 1));
+}
+
+/**
+ * True when the top-level reads of an expression are not all in {@link collectVarPaths}: a
+ * whole-data read (`""`) or a path computed at run time. What such an expression reads is
+ * only known by running it.
+ */
+export function readsOpaquely(expression: unknown): boolean {
+  return opaque(expression, 0);
+}

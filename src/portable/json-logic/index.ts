@@ -5,7 +5,7 @@
 export { compileExpression } from "./compile.js";
 export { JsonLogicCompileError } from "./compile-error.js";
 export { validateRuleExpression } from "./validate.js";
-export { collectVarPaths } from "./collect-var-paths.js";
+export { collectVarPaths, readsOpaquely } from "./collect-var-paths.js";
 export { isTruthy } from "./truthy.js";
 export { TRACE_ELEMENT_CAP } from "./runtime.js";
 export type {

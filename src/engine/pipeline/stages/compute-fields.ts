@@ -5,7 +5,7 @@ import type { PassLink } from "../types.js";
 import { toJsonValue } from "../../../portable/resolution/canonical-json.js";
 import { computedFieldOrder } from "./computed-order.js";
 import { sharedExpressionCache, type ExpressionCache } from "./expression-cache.js";
-import { createLinkGraph } from "./link-graph.js";
+import { createLinkGraph, type LinkGraph } from "./link-graph.js";
 import { createModelIndex } from "./model-index.js";
 import { compareRecordIds, type RecordValues } from "./record-order.js";
 import { createRecordResolver } from "./record-resolver.js";
@@ -20,13 +20,15 @@ export function computedLineage(): FieldLineage {
  * field whose expression fails to compile or throws at run time, returns a value JSON
  * cannot hold (NaN, Infinity: e.g. a division by zero), or sits on a dependency cycle
  * gets null; non-finite numbers inside arrays or objects become null likewise. Returns
- * new value objects (the input is not changed), sorted by record id.
+ * new value objects (the input is not changed), sorted by record id. `graph` is the links'
+ * graph when the caller has it already.
  */
 export function computeFields(
   models: readonly CompiledModel[],
   records: readonly RecordValues[],
   links: readonly PassLink[],
   cache: ExpressionCache = sharedExpressionCache,
+  graph: LinkGraph = createLinkGraph(records.map((r) => r.record), links),
 ): RecordValues[] {
   const out = [...records]
     .sort((a, b) => compareRecordIds(a.record, b.record))
@@ -40,7 +42,6 @@ export function computeFields(
     list.push(r);
   }
   const index = createModelIndex(models);
-  const graph = createLinkGraph(out.map((r) => r.record), links);
   const { order, cyclic } = computedFieldOrder(models);
 
   for (const { model, field } of cyclic) {

@@ -41,17 +41,22 @@ function contextValue(context: PassInput["context"], rest: readonly string[]): u
   return walkOwn(whole, rest);
 }
 
+/** What a rule reads of the records: each model's records, oldest first, and each record's data. */
+export interface ContextView {
+  ofModel(modelId: string): readonly PassRecord[];
+  data(recordId: string): Record<string, unknown> | undefined;
+}
+
 interface Snapshot {
   models: ModelIndex;
   graph: LinkGraph;
   reader: RecordReader;
-  /** Records of each model, oldest first. */
-  byModel: Map<string, PassRecord[]>;
+  view: ContextView;
 }
 
 /** A model path: the model itself, one of its fields, or a relationship path. */
 function modelValue(info: ModelInfo, rest: readonly string[], snap: Snapshot): unknown {
-  const records = snap.byModel.get(info.model.modelId) ?? [];
+  const records = snap.view.ofModel(info.model.modelId);
   // A singleton has at most one record; should there be more, the oldest speaks for it.
   const singleton = info.model.identity.length === 0;
   const only = records[0];
@@ -107,18 +112,36 @@ export function createContextResolver(
     list.push(pass);
   }
   for (const list of byModel.values()) list.sort(compareRecordAge);
+  const graph = createLinkGraph([...passRecords.values()].filter((r) => data.has(r.id)), links);
+  const view: ContextView = { ofModel: (modelId) => byModel.get(modelId) ?? [], data: (id) => data.get(id) };
+  return contextResolverOver(input.context, createModelIndex(input.models), graph, view);
+}
+
+/**
+ * {@link createContextResolver} over a view the caller keeps (a pass builds a model's list
+ * only when a rule reads it). `read` hears each model a path reads (the head model, and the
+ * target of a relationship it goes through), and null for the whole context.
+ */
+export function contextResolverOver(
+  context: PassInput["context"],
+  models: ModelIndex,
+  graph: LinkGraph,
+  view: ContextView,
+  read?: (modelId: string | null) => void,
+): VarResolver {
   const snap: Snapshot = {
-    models: createModelIndex(input.models),
-    graph: createLinkGraph([...passRecords.values()].filter((r) => data.has(r.id)), links),
-    byModel,
+    models,
+    graph,
+    view,
     reader: {
-      data: (r) => data.get(r.id) ?? {},
+      data: (r) => view.data(r.id) ?? {},
       value: (r, field) => {
-        const row = data.get(r.id);
+        const row = view.data(r.id);
         return row && hasOwn(row, field.name) ? row[field.name] : undefined;
       },
     },
   };
+  const input = { context };
   // Each distinct path is checked once a pass: unknown ones keep their message.
   let known: RulePathModel[] | undefined;
   const checked = new Map<string, string | undefined>();
@@ -129,6 +152,7 @@ export function createContextResolver(
   };
   const get = (path: string): unknown => {
     if (path === "") {
+      read?.(null);
       const whole: Record<string, unknown> = {};
       const names = [...snap.models.byName.keys()].filter((n) => n !== "context").sort(compareStrings);
       for (const name of names) whole[name] = modelValue(snap.models.byName.get(name)!, [], snap) ?? null;
@@ -141,7 +165,13 @@ export function createContextResolver(
     const [head, ...rest] = segments;
     if (head === "context") return contextValue(input.context, rest);
     const info = snap.models.byName.get(head);
-    return info ? modelValue(info, rest, snap) : undefined;
+    if (!info) return undefined;
+    if (read) {
+      read(info.model.modelId);
+      const rel = rest.length > 0 ? info.relationshipsByName.get(rest[0]) : undefined;
+      if (rel) read(rel.targetModelId);
+    }
+    return modelValue(info, rest, snap);
   };
   return { get };
 }

@@ -11,7 +11,8 @@ function errorStep(): TraceStep {
   return { op: "error", result: null, passed: false, children: [] };
 }
 
-function evaluateOne(rule: PassRule, resolver: VarResolver, cache: ExpressionCache): PassEvaluation {
+/** Evaluates one rule against `resolver` (as {@link evaluateRules} does each). Never throws. */
+export function evaluateRule(rule: PassRule, resolver: VarResolver, cache: ExpressionCache = sharedExpressionCache): PassEvaluation {
   const failed = (error: string, inputs: Record<string, unknown> = {}): PassEvaluation => ({
     ruleId: rule.id,
     ruleVersion: rule.version,
@@ -51,7 +52,10 @@ export function evaluateRules(
   resolver: VarResolver,
   cache: ExpressionCache = sharedExpressionCache,
 ): PassEvaluation[] {
-  return [...rules]
-    .sort((a, b) => compareStrings(a.id, b.id) || a.version - b.version)
-    .map((rule) => evaluateOne(rule, resolver, cache));
+  return [...rules].sort(compareRules).map((rule) => evaluateRule(rule, resolver, cache));
+}
+
+/** The order of a pass's evaluations: by rule id, then version. */
+export function compareRules(a: PassRule, b: PassRule): number {
+  return compareStrings(a.id, b.id) || a.version - b.version;
 }

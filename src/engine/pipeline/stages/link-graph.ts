@@ -2,32 +2,52 @@
 import type { PassLink, PassRecord } from "../types.js";
 import { compareRecordAge } from "./record-order.js";
 
+/** Targets by source record id, for one relationship name. */
+export type TargetsBySource = ReadonlyMap<string, readonly PassRecord[]>;
+
 /** Read access to the links of a pass. */
 export interface LinkGraph {
   /** Target records of `sourceRecordId` through `name`, ordered by createdAt then id. */
   targets(sourceRecordId: string, name: string): readonly PassRecord[];
+  /** The index, by relationship name (what the next pass may keep of it). */
+  readonly byName: ReadonlyMap<string, TargetsBySource>;
 }
 
 const NONE: readonly PassRecord[] = Object.freeze([]);
 
 /**
- * Indexes `links` over `records` (links to unknown records are ignored). Keyed by source
- * record, then by relationship name: a key built per link and per lookup (the two joined in
- * a string) cost a tenth of a pass over a context of 2,000 records after one contribution.
+ * Indexes `links` over `records` (links to unknown records are ignored). Keyed by
+ * relationship name, then by source record: a key built per link and per lookup (the two
+ * joined in a string) cost a tenth of a pass over a context of 2,000 records after one
+ * contribution. The names in `kept` take their index from there instead, and their links
+ * are not read: a pass keeps what the last one built where nothing it links changed.
  */
-export function createLinkGraph(records: readonly PassRecord[], links: readonly PassLink[]): LinkGraph {
+export function createLinkGraph(
+  records: readonly PassRecord[],
+  links: readonly PassLink[],
+  kept?: { names: ReadonlySet<string>; from: ReadonlyMap<string, TargetsBySource> },
+): LinkGraph {
   const byId = new Map<string, PassRecord>();
-  for (const r of records) byId.set(r.id, r);
-  const index = new Map<string, Map<string, PassRecord[]>>();
+  const index = new Map<string, TargetsBySource>();
+  const built = new Map<string, Map<string, PassRecord[]>>();
+  for (const name of kept?.names ?? []) {
+    const from = kept!.from.get(name);
+    if (from) index.set(name, from);
+  }
   for (const link of links) {
+    if (kept?.names.has(link.name)) continue;
+    if (byId.size === 0) for (const r of records) byId.set(r.id, r);
     const target = byId.get(link.targetRecordId);
     if (!target) continue;
-    let byName = index.get(link.sourceRecordId);
-    if (!byName) index.set(link.sourceRecordId, (byName = new Map()));
-    const list = byName.get(link.name);
+    let bySource = built.get(link.name);
+    if (!bySource) {
+      built.set(link.name, (bySource = new Map()));
+      index.set(link.name, bySource);
+    }
+    const list = bySource.get(link.sourceRecordId);
     if (list) list.push(target);
-    else byName.set(link.name, [target]);
+    else bySource.set(link.sourceRecordId, [target]);
   }
-  for (const byName of index.values()) for (const list of byName.values()) if (list.length > 1) list.sort(compareRecordAge);
-  return { targets: (sourceRecordId, name) => index.get(sourceRecordId)?.get(name) ?? NONE };
+  for (const bySource of built.values()) for (const list of bySource.values()) if (list.length > 1) list.sort(compareRecordAge);
+  return { targets: (sourceRecordId, name) => index.get(name)?.get(sourceRecordId) ?? NONE, byName: index };
 }

@@ -34,6 +34,19 @@ function buildMatchIndex(targets: readonly RecordValues[], fieldId: string): Mat
   return index;
 }
 
+/** The key of a relationship among a pass's links: its model and name. */
+export function relationshipKey(modelId: string, name: string): string {
+  return `${modelId}\u0000${name}`;
+}
+
+/** Links by relationship, and all of them sorted. */
+export interface LinkedRecords {
+  /** By {@link relationshipKey}, in the order made (sources in the order of `records`). */
+  groups: Map<string, readonly PassLink[]>;
+  /** Every link, sorted by sourceRecordId, name, targetRecordId. */
+  links: readonly PassLink[];
+}
+
 /**
  * Links every record to the records its model's relationships reach: with `match`, the
  * targets whose target field deep-equals (canonical JSON) the source field, a null or
@@ -48,6 +61,21 @@ export function linkRecords(
   records: readonly RecordValues[],
   removals: readonly LinkRemoval[],
 ): PassLink[] {
+  return [...linkRelationships(models, records, removals).links];
+}
+
+/**
+ * {@link linkRecords} by relationship. A relationship for which `kept.links` gives links
+ * takes those instead of being worked out again (the caller vouches that they are what it
+ * would give: nothing it links changed since they were made); when every one is kept, the
+ * answer is `kept.sorted`, the last pass's sorted links.
+ */
+export function linkRelationships(
+  models: readonly CompiledModel[],
+  records: readonly RecordValues[],
+  removals: readonly LinkRemoval[],
+  kept?: { links: (modelId: string, rel: CompiledRelationship) => readonly PassLink[] | undefined; sorted: readonly PassLink[] },
+): LinkedRecords {
   const byModel = new Map<string, RecordValues[]>();
   for (const r of records) {
     const list = byModel.get(r.record.modelId);
@@ -83,21 +111,39 @@ export function linkRecords(
     return matched.filter((t) => t.record.id !== source.record.id && !isRemoved(source, rel.name, t));
   };
 
-  const links: PassLink[] = [];
+  const groups = new Map<string, readonly PassLink[]>();
+  let allKept = true;
   for (const model of indexModels(models).values()) {
-    for (const source of byModel.get(model.modelId) ?? []) {
-      for (const rel of model.relationships) {
+    for (const rel of model.relationships) {
+      const key = relationshipKey(model.modelId, rel.name);
+      const previous = kept?.links(model.modelId, rel);
+      if (previous) {
+        groups.set(key, previous);
+        continue;
+      }
+      allKept = false;
+      const group: PassLink[] = [];
+      for (const source of byModel.get(model.modelId) ?? []) {
         const targets = candidatesFor(source, rel);
         if (rel.cardinality === "one" && targets.length > 1) {
           targets.sort((a, b) => compareRecordAge(a.record, b.record));
           targets.length = 1;
         }
         for (const t of targets) {
-          links.push({ sourceRecordId: source.record.id, name: rel.name, targetRecordId: t.record.id, targetModelId: rel.targetModelId });
+          group.push({ sourceRecordId: source.record.id, name: rel.name, targetRecordId: t.record.id, targetModelId: rel.targetModelId });
         }
       }
+      groups.set(key, group);
     }
   }
+  if (allKept && kept) return { groups, links: kept.sorted };
+  const links: PassLink[] = [];
+  for (const group of groups.values()) for (const l of group) links.push(l);
+  return { groups, links: sortLinks(links) };
+}
+
+/** Links in their output order. */
+function sortLinks(links: PassLink[]): PassLink[] {
   return links.sort(
     (a, b) =>
       compareStrings(a.sourceRecordId, b.sourceRecordId) ||

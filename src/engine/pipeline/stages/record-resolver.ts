@@ -11,7 +11,7 @@ import { buildRecordData } from "./record-data.js";
 import { hasOwn } from "./record-order.js";
 
 /** Field values by record id, keyed by fieldId. */
-export type ValueTable = ReadonlyMap<string, Record<string, unknown>>;
+export type ValueTable = Pick<ReadonlyMap<string, Record<string, unknown>>, "get">;
 
 /** One field's value of a record, or undefined when it has none. */
 export function valueOf(values: ValueTable, recordId: string, fieldId: string): unknown {

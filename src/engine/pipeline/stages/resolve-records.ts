@@ -31,8 +31,9 @@ export function resolveRecords(input: Pick<PassInput, "models" | "records" | "co
     else byRecord.set(c.recordId, [c]);
   }
   const out: ResolvedFields[] = [];
-  for (const record of [...input.records].sort(compareRecordIds)) {
-    if (only && !only.has(record.id)) continue;
+  // Only those resolved are sorted: an incremental pass sorts a handful, not the context.
+  const wanted = only ? input.records.filter((r) => only.has(r.id)) : [...input.records];
+  for (const record of wanted.sort(compareRecordIds)) {
     const model = models.get(record.modelId);
     if (!model) continue;
     const contributions = byRecord.get(record.id) ?? [];
