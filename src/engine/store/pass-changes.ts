@@ -1,9 +1,18 @@
-import type { PassOutput } from "../pipeline/types.js";
+import type { PassEvaluation, PassOutput } from "../pipeline/types.js";
 import { newId } from "../../util/ids.js";
 import type { CachedContext, StoredEvaluation, StoredLink } from "./pass-cache.js";
 import type { LoadedPass } from "./pass-load.js";
 import type { PassWrites } from "./pass-store.js";
 import { sameLineage } from "./lineage-codec.js";
+import { keptNames } from "../pipeline/stages/pass-memory.js";
+
+/** Each evaluation's trace as stored: an evaluation a pass kept from the last one is not stringified again. */
+const traces = new WeakMap<PassEvaluation, string>();
+function traceText(e: PassEvaluation): string {
+  let text = traces.get(e);
+  if (text === undefined) traces.set(e, (text = JSON.stringify(e.trace)));
+  return text;
+}
 
 /** An evaluation whose outcome the pass flipped (an `evaluation.changed` event). */
 export interface ChangedOutcome {
@@ -62,10 +71,15 @@ export function passChanges(loaded: LoadedPass, output: PassOutput): PassChanges
   // The links the pass wants, by source key, name and target key (no key string built per
   // link: a pass over a context of 2,000 records compares every one of its links), and in
   // the order first wanted; those the store held already are not written again.
+  // A warm pass's relationship names whose links it kept from the last pass hold the
+  // stored links of that pass (the cache's): they are neither compared nor written.
+  const previous = loaded.mode === "warm" ? loaded.input.memory : undefined;
+  const keptLinks = previous ? keptNames(loaded.input.models, output.memory.links, previous) : new Set<string>();
   const wanted = new Map<number, Map<string, Map<number, StoredLink>>>();
   const linksAfter: StoredLink[] = [];
   const find = (s: number, n: string, t: number) => wanted.get(s)?.get(n)?.get(t);
   for (const l of output.links) {
+    if (keptLinks.has(l.name)) continue;
     const s = loaded.records.get(l.sourceRecordId)?.key;
     const t = loaded.records.get(l.targetRecordId)?.key;
     if (s === undefined || t === undefined || find(s, l.name, t)) continue;
@@ -79,6 +93,10 @@ export function passChanges(loaded: LoadedPass, output: PassOutput): PassChanges
   }
   const kept = new Set<StoredLink>();
   for (const e of loaded.links) {
+    if (keptLinks.has(e.name)) {
+      linksAfter.push(e);
+      continue;
+    }
     const link = find(e.sourceKey, e.name, e.targetKey);
     if (link && !kept.has(link)) kept.add(link);
     else writes.linksGone.push(e);
@@ -94,7 +112,7 @@ export function passChanges(loaded: LoadedPass, output: PassOutput): PassChanges
     stale.delete(e.ruleId);
     const ruleKey = loaded.rules.get(e.ruleId);
     if (ruleKey === undefined) continue;
-    const trace = JSON.stringify(e.trace);
+    const trace = traceText(e);
     if (before && before.trace === trace && before.ruleVersion === e.ruleVersion && before.outcome === e.outcome) {
       evaluationsAfter.set(e.ruleId, before);
       continue;

@@ -3,9 +3,9 @@
  * changed since: the pieces of a pass that cost what changed rather than what the context holds.
  */
 import type { CompiledModel } from "../../models/model-types.js";
-import type { PassInput, PassMemory, PassRecord } from "../types.js";
+import type { PassInput, PassLink, PassMemory, PassRecord } from "../types.js";
 import type { LinkGraph, TargetsBySource } from "./link-graph.js";
-import { relationshipKey, type LinkedRecords } from "./link-records.js";
+import { relationshipKey } from "./link-records.js";
 
 /** What changed since the memory's pass. */
 export interface ChangesSince {
@@ -44,14 +44,14 @@ export function changesSince(input: PassInput, models: ReadonlyMap<string, Compi
   return { memory, touched, stale };
 }
 
-/** The relationship names whose every relationship kept the memory's links. */
-export function keptNames(models: readonly CompiledModel[], linked: LinkedRecords, memory: PassMemory): Set<string> {
+/** The relationship names whose every relationship kept the memory's links (`groups`: this pass's links by relationship key). */
+export function keptNames(models: readonly CompiledModel[], groups: ReadonlyMap<string, readonly PassLink[]>, memory: PassMemory): Set<string> {
   const kept = new Set<string>();
   const redone = new Set<string>();
   for (const m of models) {
     for (const rel of m.relationships) {
       const key = relationshipKey(m.modelId, rel.name);
-      if (linked.groups.get(key) === memory.links.get(key)) kept.add(rel.name);
+      if (groups.get(key) === memory.links.get(key)) kept.add(rel.name);
       else redone.add(rel.name);
     }
   }

@@ -176,7 +176,7 @@ export function runPass(input: PassInput, options: RunPassOptions = {}): PassOut
     }
   }
   const linked = link(input, resolved, changes);
-  const kept = changes ? keptNames(input.models, linked, changes.memory) : undefined;
+  const kept = changes ? keptNames(input.models, linked.groups, changes.memory) : undefined;
   const graph = createLinkGraph(
     resolved.map((r) => r.record),
     linked.links,
