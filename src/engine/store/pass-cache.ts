@@ -32,8 +32,8 @@ export interface CachedContext {
   links: StoredLink[];
   /** By rule id. */
   evaluations: Map<string, StoredEvaluation>;
-  /** What the pass left for the next one besides the states (links by relationship, evaluations with what they read). */
-  memory: PassMemory;
+  /** What the pass left for the next one besides the states (links by relationship, evaluations with what they read); none after a write group's pass. */
+  memory?: PassMemory;
 }
 
 /**

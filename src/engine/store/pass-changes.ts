@@ -132,6 +132,6 @@ export function passChanges(loaded: LoadedPass, output: PassOutput): PassChanges
     if (key !== undefined) records.set(id, { key, state });
   }
   const passId = newPassId();
-  const after = loaded.keep && loaded.mode !== "local" ? { passId, stamp: loaded.stamp, records, links: linksAfter, evaluations: evaluationsAfter, memory: output.memory } : undefined;
+  const after = loaded.keep && loaded.mode !== "local" ? { passId, stamp: loaded.stamp, records, links: linksAfter, evaluations: evaluationsAfter, ...(loaded.inGroup ? {} : { memory: output.memory }) } : undefined;
   return { writes, changedOutcomes, stamp: loaded.stamp, passId, after };
 }

@@ -35,6 +35,13 @@ export interface LoadedPass {
   mode: PassMode;
   /** Whether the pass's outcome is worth keeping for the next pass (records that depend on each other). */
   keep: boolean;
+  /**
+   * A write group's pass: it neither starts from nor leaves a pass memory. Its input is
+   * mostly records the group just wrote, so the memory would keep little, and the group
+   * holds every pass's output until its commit (measured: an import's peak RSS 143–145 MiB
+   * without, 156–164 MiB with).
+   */
+  inGroup: boolean;
   /** The stamp of the definitions the pass resolves with (stored with its commit). */
   stamp: string;
   /** The records the input names, with what is stored of them. */

@@ -294,7 +294,7 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
       }
       linksBefore = warm!.links;
       evaluationsBefore = warm!.evaluations;
-      memory = warm!.memory;
+      memory = journal ? undefined : warm!.memory;
     } else {
       if (mode !== "full") dirty = new Set();
       if (mode === "cold") before = new Map();
@@ -364,6 +364,7 @@ async function load(tx: Sql, contextKeys: readonly number[], incremental: boolea
       contextKey,
       mode,
       keep: plan.keep,
+      inGroup: journal !== undefined,
       stamp: plan.stamp,
       records,
       rules: new Map(plan.applying.map(({ key, cached }) => [cached.rule.id, key])),
