@@ -12,11 +12,12 @@ export interface VarRead {
   at: string;
 }
 
-type Sink = (read: VarRead) => void;
+/** Hears each static read, and null for a read known only at run time (a whole-data or computed path). */
+type Sink = (read: VarRead | null) => void;
 
 function addStatic(key: unknown, at: string, into: Sink): void {
   if (typeof key !== "string" && typeof key !== "number") return;
-  if (!isWholeDataPath(key)) into({ path: String(key), at });
+  into(isWholeDataPath(key) ? null : { path: String(key), at });
 }
 
 /**
@@ -28,14 +29,16 @@ function visitKeys(args: unknown[], argAt: (i: number) => string, into: Sink, de
   const keys = list ? (args[0] as unknown[]) : args;
   keys.forEach((key, i) => {
     const keyAt = list ? joinPath(argAt(0), String(i)) : argAt(i);
-    if (containsLogic(key)) visit(key, keyAt, into, depth + 1);
-    else addStatic(key, keyAt, into);
+    if (containsLogic(key)) {
+      into(null);
+      visit(key, keyAt, into, depth + 1);
+    } else addStatic(key, keyAt, into);
   });
 }
 
 function visit(node: unknown, at: string, into: Sink, depth = 0): void {
   // Past the depth the compiler refuses, nothing is collected rather than overflowing.
-  if (depth > MAX_EXPRESSION_DEPTH) return;
+  if (depth > MAX_EXPRESSION_DEPTH) return into(null);
   const next = depth + 1;
   if (Array.isArray(node)) {
     node.forEach((item, i) => visit(item, joinPath(at, String(i)), into, next));
@@ -49,8 +52,10 @@ function visit(node: unknown, at: string, into: Sink, depth = 0): void {
   const args = list ? raw : [raw];
   const argAt = (i: number) => (list ? joinPath(opAt, String(i)) : opAt);
   if (op === "var") {
-    if (containsLogic(args[0])) visit(args[0], argAt(0), into, next);
-    else addStatic(args[0], opAt, into);
+    if (containsLogic(args[0])) {
+      into(null);
+      visit(args[0], argAt(0), into, next);
+    } else addStatic(args[0], opAt, into);
     args.slice(1).forEach((rest, i) => visit(rest, argAt(i + 1), into, next));
   } else if (op === "missing") {
     visitKeys(args, argAt, into, next);
@@ -74,7 +79,9 @@ function visit(node: unknown, at: string, into: Sink, depth = 0): void {
  */
 export function collectVarReads(expression: unknown): VarRead[] {
   const out: VarRead[] = [];
-  visit(expression, "", (read) => out.push(read));
+  visit(expression, "", (read) => {
+    if (read) out.push(read);
+  });
   return out;
 }
 
@@ -87,29 +94,10 @@ export function collectVarReads(expression: unknown): VarRead[] {
  */
 export function collectVarPaths(expression: unknown): string[] {
   const into = new Set<string>();
-  visit(expression, "", (read) => into.add(read.path));
+  visit(expression, "", (read) => {
+    if (read) into.add(read.path);
+  });
   return [...into];
-}
-
-/** True when a `var`, `missing` or `missing_some` key is computed rather than literal. */
-function keysOpaque(args: unknown[]): boolean {
-  const list = Array.isArray(args[0]) && !containsLogic(args[0]);
-  const keys = list ? (args[0] as unknown[]) : args;
-  return keys.some((key) => containsLogic(key) || isWholeDataPath(key));
-}
-
-function opaque(node: unknown, depth: number): boolean {
-  if (depth > MAX_EXPRESSION_DEPTH) return true;
-  if (Array.isArray(node)) return node.some((item) => opaque(item, depth + 1));
-  if (!isLogic(node)) return false;
-  const op = Object.keys(node)[0];
-  const raw = node[op];
-  const args = Array.isArray(raw) ? raw : [raw];
-  if (op === "var") return containsLogic(args[0]) || isWholeDataPath(args[0]) || args.slice(1).some((a) => opaque(a, depth + 1));
-  if (op === "missing") return keysOpaque(args);
-  if (op === "missing_some") return opaque(args[0], depth + 1) || keysOpaque([args[1]]);
-  if (ELEMENT_SCOPED.has(op)) return opaque(args[0], depth + 1) || (op === "reduce" && opaque(args[2], depth + 1));
-  return args.some((arg) => opaque(arg, depth + 1));
 }
 
 /**
@@ -118,5 +106,9 @@ function opaque(node: unknown, depth: number): boolean {
  * only known by running it.
  */
 export function readsOpaquely(expression: unknown): boolean {
-  return opaque(expression, 0);
+  let opaque = false;
+  visit(expression, "", (read) => {
+    if (read === null) opaque = true;
+  });
+  return opaque;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collectVarPaths } from "../../../src/portable/json-logic/index.js";
+import { collectVarPaths, readsOpaquely } from "../../../src/portable/json-logic/index.js";
 
 describe("collectVarPaths", () => {
   it("lists static top-level paths once, in order of appearance", () => {
@@ -38,5 +38,21 @@ describe("collectVarPaths", () => {
 
   it("ignores multi-key objects (data literals)", () => {
     expect(collectVarPaths({ "==": [{ var: "a", b: 1 }, 1] })).toEqual([]);
+  });
+});
+
+describe("readsOpaquely", () => {
+  it("is false when every read is a literal path, per-element reads included", () => {
+    expect(readsOpaquely({ "*": [{ sum: [{ var: "employments.monthlyIncome" }] }, 12] })).toBe(false);
+    expect(readsOpaquely({ map: [{ var: "items" }, { var: "" }] })).toBe(false);
+    expect(readsOpaquely({ missing: ["a", "b"] })).toBe(false);
+  });
+
+  it("is true for a whole-data read or a path computed at run time", () => {
+    expect(readsOpaquely({ var: "" })).toBe(true);
+    expect(readsOpaquely({ "+": [1, { var: { cat: ["a", "b"] } }] })).toBe(true);
+    expect(readsOpaquely({ missing: [{ var: "k" }] })).toBe(true);
+    expect(readsOpaquely({ missing_some: [1, [""]] })).toBe(true);
+    expect(readsOpaquely({ reduce: [{ var: "xs" }, { var: "accumulator" }, { var: { if: [true, "a", "b"] } }] })).toBe(true);
   });
 });
