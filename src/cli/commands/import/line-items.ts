@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import type { Problem } from "../../../contract/errors.js";
 import type { KindSpec } from "./import-kinds.js";
-import { parseLine, problemOf, type LineObject } from "./line-parse.js";
+import { parseLine, problemOf, withIds, type LineObject } from "./line-parse.js";
 import { contributionOrderKey } from "./order-keys.js";
-import type { References } from "./references.js";
+import type { References, Resolved } from "./references.js";
 
 /** What became of one line: skipped (blank, another kind), rejected, or an item to send. */
 export type Classified = { skip: true } | { problem: Problem } | { item: LineObject };
@@ -28,17 +28,18 @@ export class LineClassifier {
     if (text.trim() === "") return SKIP;
     const parsed = parseLine(text);
     if (!parsed.ok) return { problem: parsed.problem };
-    const obj = parsed.value;
+    let obj = parsed.value;
     if (Object.hasOwn(obj, "kind")) {
       if (this.spec.lineKind === undefined || obj.kind !== this.spec.lineKind) {
         if (obj.kind === "Context") this.refs?.rememberContext(obj);
         return SKIP;
       }
-      delete obj.kind;
+      // Left out by a copy rather than `delete` (see withIds).
+      obj = withIds(obj, undefined, undefined);
     }
-    if (!this.refs) return this.finish(obj, undefined);
+    if (!this.refs) return this.finish({ item: obj });
     const resolved = this.refs.resolve(obj);
-    return resolved instanceof Promise ? resolved.then((p) => this.finish(obj, p)) : this.finish(obj, resolved);
+    return resolved instanceof Promise ? resolved.then((r) => this.finish(r)) : this.finish(resolved);
   }
 
   /** The order key of an item (see Dispatcher). */
@@ -47,9 +48,8 @@ export class LineClassifier {
     return this.spec.orderKey(item);
   }
 
-  private finish(obj: LineObject, problem: Problem | undefined): Classified | Promise<Classified> {
-    if (problem) return { problem };
-    return this.dryRun ? this.check(obj) : { item: obj };
+  private finish(resolved: Resolved): Classified | Promise<Classified> {
+    return this.dryRun && "item" in resolved ? this.check(resolved.item) : resolved;
   }
 
   private async check(obj: LineObject): Promise<Classified> {

@@ -5,7 +5,7 @@ import { isUuid } from "../../../portable/names/uuid-shape.js";
 import { BoundedMap } from "./bounded-map.js";
 import { contextNotActive, invalidContribution, modelNotActive } from "../../../engine/evidence/evidence-problems.js";
 import { contributionDataProblems } from "./data-check.js";
-import { problemOf, type LineObject } from "./line-parse.js";
+import { problemOf, withIds, type LineObject } from "./line-parse.js";
 
 /** How contextRef names that do not exist yet are handled. */
 export interface ReferenceOptions {
@@ -15,6 +15,13 @@ export interface ReferenceOptions {
 }
 
 type Entry = { id: string; status: string } | { problem: Problem };
+
+/** A line with its names resolved to ids, or the problem that rejects it. */
+export type Resolved = { item: LineObject } | { problem: Problem };
+
+/** The line with its context resolved (see withIds), or the problem of its context. */
+const applied = (obj: LineObject, modelId: string | undefined, entry: Entry): Resolved =>
+  "problem" in entry ? { problem: entry.problem } : { item: withIds(obj, modelId, entry.id) };
 
 /** The id a dry run gives a context it would create. */
 const WOULD_CREATE = "00000000-0000-7000-8000-000000000000";
@@ -68,28 +75,29 @@ export class References {
   }
 
   /**
-   * Replaces `modelName` and `contextRef` by `modelId` and `contextId` in place. Returns
-   * a problem when one cannot be resolved; synchronous unless a name needs a lookup.
+   * The line with `modelName` and `contextRef` replaced by the `modelId` and `contextId`
+   * they name (see withIds), or the problem when one cannot be resolved; synchronous
+   * unless a name needs a lookup.
    */
-  resolve(obj: LineObject): Problem | undefined | Promise<Problem | undefined> {
+  resolve(obj: LineObject): Resolved | Promise<Resolved> {
+    let modelId: string | undefined;
     if (obj.modelName !== undefined) {
-      if (obj.modelId !== undefined) return errors.invalid("give modelName or modelId, not both").toProblem();
-      if (typeof obj.modelName !== "string") return errors.invalid("modelName must be a string").toProblem();
+      if (obj.modelId !== undefined) return { problem: errors.invalid("give modelName or modelId, not both").toProblem() };
+      if (typeof obj.modelName !== "string") return { problem: errors.invalid("modelName must be a string").toProblem() };
       const model = this.modelsByName.get(obj.modelName);
-      if (!model) return errors.notFound("model", obj.modelName).toProblem();
-      obj.modelId = model.id;
-      delete obj.modelName;
+      if (!model) return { problem: errors.notFound("model", obj.modelName).toProblem() };
+      modelId = model.id;
     }
-    if (obj.contextRef === undefined) return undefined;
-    if (obj.contextId !== undefined) return errors.invalid("give contextRef or contextId, not both").toProblem();
+    if (obj.contextRef === undefined) return { item: modelId === undefined ? obj : withIds(obj, modelId, undefined) };
+    if (obj.contextId !== undefined) return { problem: errors.invalid("give contextRef or contextId, not both").toProblem() };
     const ref = obj.contextRef;
-    if (typeof ref !== "string" || ref.length === 0) return errors.invalid("contextRef must be a context name (a non-empty string)").toProblem();
+    if (typeof ref !== "string" || ref.length === 0) return { problem: errors.invalid("contextRef must be a context name (a non-empty string)").toProblem() };
     const cached = this.contexts.get(ref);
-    if (cached) return this.apply(obj, cached);
+    if (cached) return applied(obj, modelId, cached);
     return this.lookupContext(ref).then((entry) => {
       this.contexts.set(ref, entry);
       if ("id" in entry) this.contextsById.set(entry.id, entry);
-      return this.apply(obj, entry);
+      return applied(obj, modelId, entry);
     });
   }
 
@@ -112,13 +120,6 @@ export class References {
     }
     if ("problem" in entry) return entry.problem;
     if (entry.status !== "active") return contextNotActive({ id, status: entry.status }, "adding evidence").toProblem();
-    return undefined;
-  }
-
-  private apply(obj: LineObject, entry: Entry): Problem | undefined {
-    if ("problem" in entry) return entry.problem;
-    obj.contextId = entry.id;
-    delete obj.contextRef;
     return undefined;
   }
 
