@@ -204,7 +204,9 @@ describe("docs/deployment.md and docs/operations.md", () => {
       if (block.marker === "yours" || block.marker === "skip") continue;
       if (block.marker === "failover") await primary.halt("fast");
       const r = await execa("bash", ["-c", script(block.lines, join(dir, "env.sh"))], { cwd: dir, env, extendEnv: false, reject: false, ...(runAs ?? {}) });
-      expect(r.exitCode, `the block at ${block.at} failed:\n${r.stderr}`).toBe(0);
+      // A failed block says what the node logged too (the last of it): its own stderr shows only the commands.
+      const nodeLog = r.exitCode === 0 || !existsSync(join(dir, "node.log")) ? "" : `\nthe node's log, last 4,000 characters:\n${readFileSync(join(dir, "node.log"), "utf8").slice(-4000)}`;
+      expect(r.exitCode, `the block at ${block.at} failed:\n${r.stderr.slice(-6000)}${nodeLog}`).toBe(0);
       expect(r.stderr, block.at).not.toMatch(/^error:/m);
       stdout += `${r.stdout}\n`;
     }
