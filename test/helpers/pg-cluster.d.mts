@@ -41,5 +41,11 @@ export function binDir(): string;
 /** A TCP port of 127.0.0.1 free right now. */
 export function freePort(): Promise<number>;
 
+/** A free port for a PostgreSQL server, held across this run's processes until `releasePort` (see pg-cluster.mjs). */
+export function serverPort(): Promise<number>;
+
+/** Gives back a port taken with `serverPort`. */
+export function releasePort(port: number): void;
+
 /** The uid/gid the servers run as when this process is root (the `postgres` user); undefined otherwise. */
 export function serverUser(): { uid: number; gid: number } | undefined;

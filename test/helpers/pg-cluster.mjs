@@ -2,7 +2,7 @@
 // (plain JS so `npm run bench`, which runs on dist/, uses the same code; types in
 // pg-cluster.d.mts).
 import { execFile, execFileSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,6 +33,50 @@ export function freePort() {
       s.close(() => resolve(port));
     });
   });
+}
+
+/** Where this machine's test servers note the ports they hold (one file per port, holding its owner's pid). */
+const PORTS = join(tmpdir(), "ddsctl-pg-ports");
+
+/** Whether a process of this pid is alive. */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
+  }
+}
+
+/**
+ * A free port of 127.0.0.1 for a PostgreSQL server, held for it until `releasePort` (its
+ * `stop`), across the processes of a test run: a server halted by a fault test must find its
+ * port free when it is started again, and a node that tries it meanwhile must find nothing
+ * there, not another test's server (which refuses its login, and a multi-host URL tries no
+ * further host after that: the node would wait for ever). A port held by a process that has
+ * died is free again.
+ */
+export async function serverPort() {
+  mkdirSync(PORTS, { recursive: true });
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = await freePort();
+    const file = join(PORTS, String(port));
+    try {
+      writeFileSync(file, String(process.pid), { flag: "wx" });
+      return port;
+    } catch {
+      const owner = Number(readFileSync(file, "utf8"));
+      if (owner && alive(owner)) continue;
+      writeFileSync(file, String(process.pid));
+      return port;
+    }
+  }
+  throw new Error(`no free port for a PostgreSQL server after 100 tries (see ${PORTS})`);
+}
+
+/** Gives back a port taken with `serverPort`. */
+export function releasePort(port) {
+  rmSync(join(PORTS, String(port)), { force: true });
 }
 
 /**
@@ -107,7 +151,7 @@ async function server({ extra, superuser, password, init }) {
         reject(new Error(`PostgreSQL ${tool} failed: ${stderr || stdout || err.message}\n${serverLog}`));
       });
     });
-  const port = await freePort();
+  const port = await serverPort();
   init(run, data, dir);
   const settings = [`-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`, ...extra.map((s) => `-c ${s}`)].join(" ");
   const pgCtl = (...args) => run("pg_ctl", ["-D", data, ...args]);
@@ -123,6 +167,7 @@ async function server({ extra, superuser, password, init }) {
       // Already stopped (a test halted it): only the files are left to remove.
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      releasePort(port);
     }
   };
   // A process that dies must not leave a server behind.

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeNextRelease } from "../helpers/next-release.js";
-import { binDir, freePort, serverUser, startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
+import { binDir, freePort, releasePort, serverPort, serverUser, startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
 
 /**
  * docs/deployment.md and then docs/operations.md, run as written: every ```sh block of the
@@ -104,6 +104,8 @@ let primary: PgCluster;
 let dir: string;
 let standbyData: string;
 let next: { bin: string; version: string };
+/** The standby's port, once the run has taken it. */
+let standbyPort: number | undefined;
 /** `pg_ctl` as the pages' user, for what the pages started themselves. */
 const pgCtl = (args: string[]) => execa(join(binDir(), "pg_ctl"), args, { reject: false, ...(runAs ?? {}) });
 beforeAll(async () => {
@@ -136,6 +138,7 @@ afterAll(async () => {
   // The standby the page made; the primary's folder (rebuilt by the page) is the helper's.
   if (standbyData && existsSync(join(standbyData, "postmaster.pid"))) await pgCtl(["-D", standbyData, "-m", "immediate", "-w", "stop"]);
   await primary?.stop();
+  if (standbyPort !== undefined) releasePort(standbyPort);
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -182,7 +185,9 @@ describe("docs/deployment.md and docs/operations.md", () => {
   });
 
   it("run line by line against a throwaway PostgreSQL 15, making its standby, failing over and back, as written", async () => {
-    const [port, metricsPort, standbyPort] = [await freePort(), await freePort(), await freePort()];
+    // The standby's port is a PostgreSQL server's: held as the test servers hold theirs (see serverPort).
+    const [port, metricsPort] = [await freePort(), await freePort()];
+    standbyPort = await serverPort();
     const env: Record<string, string> = {
       PATH: `${join(dir, "bin")}:${binDir()}:${process.env.PATH ?? ""}`,
       HOME: dir,
