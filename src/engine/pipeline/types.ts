@@ -157,4 +157,9 @@ export interface PassOutput {
   states: Map<string, RecordState>;
   /** What the next pass of the context may start from besides the states. */
   memory: PassMemory;
+  /**
+   * Relationship names whose links the pass kept from `input.memory` (every relationship of
+   * the name untouched): they are the memory's links, which the store already holds.
+   */
+  keptLinks: ReadonlySet<string>;
 }

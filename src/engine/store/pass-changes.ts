@@ -4,7 +4,6 @@ import type { CachedContext, StoredEvaluation, StoredLink } from "./pass-cache.j
 import type { LoadedPass } from "./pass-load.js";
 import type { PassWrites } from "./pass-store.js";
 import { sameLineage } from "./lineage-codec.js";
-import { keptNames } from "../pipeline/stages/pass-memory.js";
 
 /** Each evaluation's trace as stored: an evaluation a pass kept from the last one is not stringified again. */
 const traces = new WeakMap<PassEvaluation, string>();
@@ -73,8 +72,7 @@ export function passChanges(loaded: LoadedPass, output: PassOutput): PassChanges
   // the order first wanted; those the store held already are not written again.
   // A warm pass's relationship names whose links it kept from the last pass hold the
   // stored links of that pass (the cache's): they are neither compared nor written.
-  const previous = loaded.mode === "warm" ? loaded.input.memory : undefined;
-  const keptLinks = previous ? keptNames(loaded.input.models, output.memory.links, previous) : new Set<string>();
+  const keptLinks = loaded.mode === "warm" ? output.keptLinks : new Set<string>();
   const wanted = new Map<number, Map<string, Map<number, StoredLink>>>();
   const linksAfter: StoredLink[] = [];
   const find = (s: number, n: string, t: number) => wanted.get(s)?.get(n)?.get(t);

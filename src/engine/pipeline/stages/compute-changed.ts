@@ -6,7 +6,7 @@
 import type { CompiledModel } from "../../models/model-types.js";
 import { readsOpaquely } from "../../../portable/json-logic/index.js";
 import { toJsonValue } from "../../../portable/resolution/canonical-json.js";
-import { computedFieldOrder, type ComputedOrder } from "./computed-order.js";
+import type { ComputedOrder } from "./computed-order.js";
 import type { ExpressionCache } from "./expression-cache.js";
 import type { LinkGraph } from "./link-graph.js";
 import { createModelIndex } from "./model-index.js";
@@ -34,7 +34,7 @@ export interface ComputePrior {
  * keeps its value; otherwise (a soft dependency dropped on a cycle reads data half
  * computed) every record is computed again.
  */
-export function computesStatically(models: readonly CompiledModel[], { order }: ComputedOrder = computedFieldOrder(models)): boolean {
+export function computesStatically(models: readonly CompiledModel[], { order }: ComputedOrder): boolean {
   const position = new Map(order.map((n, i) => [`${n.model.modelId}:${n.field.fieldId}`, i]));
   const computedOf = new Map(models.map((m) => [m.modelId, m.fields.filter((f) => f.computed).map((f) => `${m.modelId}:${f.fieldId}`)]));
   return order.every(({ model, field }, i) => {
@@ -51,7 +51,7 @@ export function computesStatically(models: readonly CompiledModel[], { order }: 
  * becomes changed), relinked ones, and those linked to a changed record. Values objects are
  * copied before they are written: a record computed again gets a new one, the others keep
  * theirs (the caller's, as given). Returns the records in the order given. Only for models
- * that {@link computesStatically}.
+ * that {@link computesStatically}; `computed` is their computedFieldOrder.
  */
 export function computeChanged(
   models: readonly CompiledModel[],
@@ -59,9 +59,9 @@ export function computeChanged(
   graph: LinkGraph,
   cache: ExpressionCache,
   prior: ComputePrior,
+  { order, cyclic }: ComputedOrder,
 ): RecordValues[] {
   const index = createModelIndex(models);
-  const { order, cyclic } = computedFieldOrder(models);
   const copies = new Map<string, Record<string, unknown>>();
   const out = records.map((r) => {
     if (!prior.fresh.has(r.record.id)) return { record: r.record, values: r.values };

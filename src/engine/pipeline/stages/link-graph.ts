@@ -27,7 +27,8 @@ export function createLinkGraph(
   links: readonly PassLink[],
   kept?: { names: ReadonlySet<string>; from: ReadonlyMap<string, TargetsBySource> },
 ): LinkGraph {
-  const byId = new Map<string, PassRecord>();
+  // Built at the first link read: a pass that keeps every name reads none.
+  let byId: Map<string, PassRecord> | undefined;
   const index = new Map<string, TargetsBySource>();
   const built = new Map<string, Map<string, PassRecord[]>>();
   for (const name of kept?.names ?? []) {
@@ -36,7 +37,7 @@ export function createLinkGraph(
   }
   for (const link of links) {
     if (kept?.names.has(link.name)) continue;
-    if (byId.size === 0) for (const r of records) byId.set(r.id, r);
+    byId ??= new Map(records.map((r) => [r.id, r]));
     const target = byId.get(link.targetRecordId);
     if (!target) continue;
     let bySource = built.get(link.name);

@@ -6,6 +6,7 @@ import type { PassEvaluation, PassInput, PassMemory, PassOutput, PassRecord, Pas
 import { buildRecord } from "./build-record.js";
 import { computeChanged, computesStatically } from "./compute-changed.js";
 import { computeFields } from "./compute-fields.js";
+import { computedFieldOrder } from "./computed-order.js";
 import { contextResolverOver, type ContextView } from "./context-resolver.js";
 import { compareRules, evaluateRule } from "./evaluate-rules.js";
 import { sharedExpressionCache, type ExpressionCache } from "./expression-cache.js";
@@ -57,7 +58,9 @@ function compute(
   cache: ExpressionCache,
 ): RecordValues[] {
   if (!input.models.some((m) => m.computedOrder.length > 0 || m.fields.some((f) => f.computed))) return [...base];
-  if (!changes || !computesStatically(input.models)) return computeFields(input.models, base, [], cache, graph);
+  if (!changes) return computeFields(input.models, base, [], cache, graph);
+  const order = computedFieldOrder(input.models);
+  if (!computesStatically(input.models, order)) return computeFields(input.models, base, [], cache, graph);
   const { memory, stale } = changes;
   const dirty = input.dirty!;
   const before = input.before!;
@@ -77,7 +80,7 @@ function compute(
     }
   }
   const previous = (id: string) => (dirty.has(id) ? memory.states.get(id)?.values : before.get(id)?.values);
-  return computeChanged(input.models, records, graph, cache, { previous, changed, fresh, relinked });
+  return computeChanged(input.models, records, graph, cache, { previous, changed, fresh, relinked }, order);
 }
 
 /** The records of each model oldest first, built when a rule first reads the model (or kept from the memory). */
@@ -224,5 +227,5 @@ export function runPass(input: PassInput, options: RunPassOptions = {}): PassOut
     ordered,
     evaluations: evaluated,
   };
-  return { records, links: linked.links, evaluations, states, memory };
+  return { records, links: linked.links, evaluations, states, memory, keptLinks: kept ?? new Set() };
 }
