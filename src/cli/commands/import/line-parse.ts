@@ -41,31 +41,19 @@ export function parseLine(text: string): ParsedLine {
  * hash table (its "dictionary mode"), and every read of every item after that (the
  * service's checks, the JSON limits' walk) was slower for it; copied, every line of a file
  * shares one hidden class. A `__proto__` key (JSON.parse makes it an own property, which
- * the service refuses) stays as it was: assigned, it would set the copy's prototype.
+ * the service refuses) is defined as one on the copy too: assigned, it would set the
+ * copy's prototype.
  */
 export function withIds(obj: LineObject, modelId: string | undefined, contextId: string | undefined): LineObject {
-  if (Object.hasOwn(obj, "__proto__")) return withIdsInPlace(obj, modelId, contextId);
   const out: LineObject = {};
   for (const key in obj) {
     if (!Object.hasOwn(obj, key) || key === "kind") continue;
     if (key === "modelName" && modelId !== undefined) out.modelId = modelId;
     else if (key === "contextRef" && contextId !== undefined) out.contextId = contextId;
+    else if (key === "__proto__") Object.defineProperty(out, key, { value: obj[key], enumerable: true, writable: true, configurable: true });
     else out[key] = obj[key];
   }
   return out;
-}
-
-function withIdsInPlace(obj: LineObject, modelId: string | undefined, contextId: string | undefined): LineObject {
-  delete obj.kind;
-  if (modelId !== undefined) {
-    obj.modelId = modelId;
-    delete obj.modelName;
-  }
-  if (contextId !== undefined) {
-    obj.contextId = contextId;
-    delete obj.contextRef;
-  }
-  return obj;
 }
 
 /** The reject of a line over the length limit (its first 1 KiB is kept). */
