@@ -52,6 +52,28 @@ export function pipelineBatchSuite(name: string, open: () => Promise<LocalEngine
       for (const id of ids) expect(await freshness(id)).toBe("resolved");
     });
 
+    it("takes the contexts it prefers first (its pass cache), unless another lags twice as far", async () => {
+      const [a, b] = [await newCase(), await newCase()];
+      const repo = engine.pipeline.repo;
+      const db = engine.ctx.db;
+      const keyOf = async (id: string) => Number((await db.get<{ id: number }>("SELECT id FROM contexts WHERE uuid = ?", [db.dialect.uuid(id)]))!.id);
+      const lagOf = async (id: string) =>
+        Number((await db.get<{ lag: number }>("SELECT evidence_version - resolved_version AS lag FROM contexts WHERE uuid = ?", [db.dialect.uuid(id)]))!.lag);
+      const first = async (prefer?: number[]) => {
+        const [claim] = await repo.claimMany("w", 30_000, 1, { only: [a, b], prefer });
+        await repo.release(claim);
+        return claim.contextId;
+      };
+      expect(await lagOf(a)).toBe(await lagOf(b));
+      // As far behind: the older context first, or the preferred one.
+      expect(await first()).toBe(a);
+      expect(await first([])).toBe(a);
+      expect(await first([await keyOf(b)])).toBe(b);
+      // More than twice as far behind: taken before the preferred one, so nothing waits for ever.
+      await db.run("UPDATE contexts SET evidence_version = resolved_version + ? WHERE uuid = ?", [2 * (await lagOf(b)) + 1, db.dialect.uuid(a)]);
+      expect(await first([await keyOf(b)])).toBe(a);
+    });
+
     it("a commit of several passes fences the one whose claim was taken over and commits the others", async () => {
       const [a, b] = [await newCase(), await newCase()];
       const repo = engine.pipeline.repo;

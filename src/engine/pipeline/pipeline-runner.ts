@@ -35,10 +35,28 @@ export interface WorkerOptions {
   pipeline?: PipelineOptions;
 }
 
-/** The share of the time passes may take while write requests keep arriving. */
+/**
+ * The share of the time passes may take while write requests keep arriving, for the whole
+ * fleet: each of n workers on one database takes a nth of it (see fleetSize). A worker per
+ * node each taking a tenth passed a context that every request makes stale again n times as
+ * often as one node did, each pass reading all its records for the rules, however few
+ * changed: two nodes held to a third of a core each used a fifth more CPU for the same feed.
+ */
 const BUSY_SHARE = 0.1;
+/** How often a worker pacing its passes under load counts the fleet's workers again. */
+const FLEET_COUNT_MS = 5000;
 /** Quiet this long (no write here or on any node) ends a pause of BUSY_SHARE: the load is over. */
 const LOAD_ENDED_MS = 250;
+
+/**
+ * How long a worker rests after a pass of `tookMs` made while writes keep arriving, when
+ * `workers` workers share the database: passes then take BUSY_SHARE of the fleet's time,
+ * each worker's the nth of it (at least 1 ms).
+ */
+export function pauseAfterBusyPass(tookMs: number, workers: number): number {
+  const share = BUSY_SHARE / Math.max(1, workers);
+  return Math.max(1, (tookMs * (1 - share)) / share);
+}
 
 /** A running worker. */
 export interface RunningWorker {
@@ -132,6 +150,16 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
     }
   };
 
+  /** Workers holding a claim mark on the database (PostgreSQL; SQLite: 1), counted at most every FLEET_COUNT_MS. */
+  let fleet = { workers: 1, countedAt: Number.NEGATIVE_INFINITY };
+  const fleetSize = async (): Promise<number> => {
+    if (performance.now() - fleet.countedAt < FLEET_COUNT_MS) return fleet.workers;
+    // A failed count keeps the last one: pacing is no reason to stop passing.
+    const workers = await pipeline.repo.liveWorkers().catch(() => fleet.workers);
+    fleet = { workers, countedAt: performance.now() };
+    return workers;
+  };
+
   const loop = async () => {
     let deferringSince: number | undefined;
     while (!stopping) {
@@ -159,7 +187,8 @@ export function startWorker(store: Store, activity: Activity, options: WorkerOpt
         continue;
       }
       if (worked && busy) {
-        await yieldWhileBusy(Math.max(1, ((performance.now() - passStarted) * (1 - BUSY_SHARE)) / BUSY_SHARE));
+        const took = performance.now() - passStarted;
+        await yieldWhileBusy(pauseAfterBusyPass(took, await fleetSize()));
       } else if (worked) {
         await yieldToEventLoop();
       } else {

@@ -3,6 +3,7 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { PipelineRunOptions, PipelineRunResult } from "../../contract/service.js";
 import type { Sql } from "../store/sql.js";
 import type { Store } from "../store/store.js";
+import { passCacheOf } from "../store/pass-cache.js";
 import { passChanges } from "../store/pass-changes.js";
 import { createPipelineRepo, type Claim, type ClaimScope, type CommitOutcome, type PassToCommit } from "../store/pipeline-repo.js";
 import { runPass } from "./stages/index.js";
@@ -57,6 +58,11 @@ export interface PipelineObserver {
 const GROUP_MS = 250;
 /** Contexts a write group's passes claim, read and commit together. */
 const GROUP_BATCH = 50;
+/**
+ * The most contexts of its pass cache a claim prefers (see ClaimScope.prefer): the most
+ * recently passed, so the claim's order tests a short list per stale context.
+ */
+const PREFER_MAX = 256;
 
 /** What a committed pass reports to listeners. */
 export interface PassEvent {
@@ -197,7 +203,9 @@ export function createPipeline(store: Store, options: PipelineOptions = {}) {
   const stepMany = async (limit: number, scope: ClaimScope = {}): Promise<{ claims: Claim[]; outcomes: CommitOutcome[] }> => {
     // Only when there are some: a step otherwise claims without yielding first.
     if (unreleased.length > 0) await releaseLeftovers();
-    const claims = await repo.claimMany(worker, leaseMs, limit, scope);
+    // Beside other processes, contexts this one holds in memory first (see ClaimScope.prefer).
+    const prefer = store.hearsOtherProcesses && !scope.onlyKeys ? passCacheOf(store.sql).recentKeys(PREFER_MAX) : undefined;
+    const claims = await repo.claimMany(worker, leaseMs, limit, prefer ? { ...scope, prefer } : scope);
     if (claims.length === 0) return { claims, outcomes: [] };
     const at = { phase: "starting" };
     return { claims, outcomes: await withinLimit(runBatch(claims, at), at) };

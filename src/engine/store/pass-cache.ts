@@ -68,6 +68,12 @@ export class PassCache {
     }
   }
 
+  /** Keys of up to `limit` contexts kept, the most recently kept first. */
+  recentKeys(limit: number): number[] {
+    const keys = [...this.contexts.keys()];
+    return keys.slice(Math.max(0, keys.length - limit)).reverse();
+  }
+
   /** Forgets a context (its pass failed, or its entry was taken). */
   drop(contextKey: number): void {
     const entry = this.contexts.get(contextKey);

@@ -42,6 +42,13 @@ export interface ClaimScope {
    * would otherwise hold, one lock-table entry per context, until it commits.
    */
   held?: boolean;
+  /**
+   * Contexts this worker would rather take, by key (those its process holds in its pass
+   * cache): their lag counts double in the claim's order, so each node keeps passing the
+   * contexts it last passed and starts from memory, while a context nobody prefers is still
+   * taken once it lags twice as far (nothing waits for ever behind a node's favourites).
+   */
+  prefer?: number[];
 }
 
 /** A pass committed: what its listeners (the webhook outbox) are told, inside its transaction. */
@@ -122,6 +129,8 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       // writer's COMMIT holds is left for the next claim, as a row locked by one is skipped.
       const gated = (picked: string) => (d.claimGate && !scope.held ? `SELECT p.id FROM (${picked}) p WHERE ${d.claimGate("p.id")}` : picked);
       const filter = `${scope.workspace ? `AND workspace_id = ${WORKSPACE}` : ""} ${only ? `AND uuid IN (${list(only.length)})` : ""} ${scope.onlyKeys ? `AND ${d.inKeys("id")}` : ""}`;
+      const prefer = scope.prefer && scope.prefer.length > 0 ? scope.prefer : undefined;
+      const lag = `(evidence_version - resolved_version)${prefer ? ` * CASE WHEN ${d.inKeys("id")} THEN 2 ELSE 1 END` : ""}`;
       // A take-over (a computing context whose lease ran out) gets a lease 1 ms longer: RETURNING
       // sees only the new row (and SQLite's cannot read another table of an UPDATE ... FROM), so
       // this is how one statement tells a take-over from a claim of a stale context.
@@ -130,7 +139,7 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
            lease_expires_at = CASE WHEN freshness = 'computing' THEN ${d.timePlusMs("?", 1)} ELSE ? END, claim_token = claim_token + 1
          WHERE id IN (${gated(`SELECT id FROM contexts WHERE deleted_at IS NULL AND status = 'active'
            AND (freshness = 'stale' OR (freshness = 'computing' AND (lease_expires_at IS NULL OR lease_expires_at < ?${gone}))) ${filter}
-           ORDER BY evidence_version - resolved_version DESC, id LIMIT ? ${d.skipLocked}`)})
+           ORDER BY ${lag} DESC, id LIMIT ? ${d.skipLocked}`)})
          RETURNING id AS key, uuid AS id, (SELECT name FROM workspaces w WHERE w.id = contexts.workspace_id) AS workspace,
            evidence_version AS "evidenceVersion", claim_token AS token, ${d.epochMs("lease_expires_at")} AS lease`,
         [
@@ -142,6 +151,7 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
           ...(scope.workspace ? [scope.workspace] : []),
           ...(only ?? []).map((id) => d.uuid(id)),
           ...(scope.onlyKeys ? [d.keyList(scope.onlyKeys)] : []),
+          ...(prefer ? [d.keyList(prefer)] : []),
           Math.max(1, Math.floor(limit)),
         ],
       );
@@ -156,6 +166,12 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
         token: Number(row.token),
         takenOver: Number(row.lease) > lease,
       }));
+    },
+    /** How many pipeline workers hold a claim mark on this database (at least 1; SQLite: 1, see Dialect.liveWorkers). */
+    async liveWorkers(): Promise<number> {
+      if (!d.liveWorkers) return 1;
+      const row = await db.get<{ n: number }>(d.liveWorkers);
+      return Math.max(1, Number(row?.n ?? 1));
     },
     /** Claims one processable context (see claimMany), or undefined when none is claimable. */
     async claim(worker: string, leaseMs: number, scope: ClaimScope = {}): Promise<Claim | undefined> {

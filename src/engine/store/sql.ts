@@ -188,4 +188,10 @@ export interface Dialect {
    * of them and its end). Absent where a write transaction holds the whole database (SQLite).
    */
   claimGate?(column: string): string;
+  /**
+   * A query of one row, `n`: how many pipeline workers of any process hold a claim mark on
+   * this database now (see claim-session.ts), so each can pace its passes for the fleet.
+   * Absent where claims are bound to their lease only (SQLite).
+   */
+  liveWorkers?: string;
 }

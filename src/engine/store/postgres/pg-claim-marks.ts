@@ -19,6 +19,10 @@ export const claimHolderGone = (column: string) =>
   `(hashtext(${column})::bigint & 4294967295) NOT IN (SELECT l.objid::bigint FROM pg_locks l WHERE l.locktype = 'advisory'
     AND l.classid = ${CLAIM_MARKS} AND l.objsubid = 2 AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))`;
 
+/** How many workers hold a mark on this database: one row, `n` (see Dialect.liveWorkers). */
+export const LIVE_WORKERS = `SELECT count(*)::int AS n FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = ${CLAIM_MARKS}
+    AND l.objsubid = 2 AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+
 const TAKE = `SELECT pg_try_advisory_lock(${CLAIM_MARKS}, hashtext($1)) AS got`;
 const GIVE = `SELECT pg_advisory_unlock(${CLAIM_MARKS}, hashtext($1))`;
 

@@ -1,6 +1,6 @@
 import type { Dialect } from "../sql.js";
 import { isUuidText } from "../values.js";
-import { claimHolderGone } from "./pg-claim-marks.js";
+import { LIVE_WORKERS, claimHolderGone } from "./pg-claim-marks.js";
 import { claimGate } from "./pg-stale-gate.js";
 
 /** `'{a,b}'`: a text-array literal of keys the caller has checked (letters, digits, `_`, `-`). */
@@ -41,4 +41,5 @@ export const postgresDialect: Dialect = {
   keyList: (keys) => keys,
   claimHolderGone,
   claimGate,
+  liveWorkers: LIVE_WORKERS,
 };
