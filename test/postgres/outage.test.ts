@@ -196,13 +196,21 @@ describe("a node whose database cannot take more", () => {
     const outside = inspect(url);
     try {
       // A writer elsewhere holds the context's row: the node's one connection waits on it.
+      // The bulk is sent once the row is held: sent at once, it could take the row first on a
+      // busy machine, and the writer then waited on it instead (and nothing waited after).
+      let rowHeld!: () => void;
+      const holding = new Promise<void>((resolve) => (rowHeld = resolve));
       const held = outside.begin(async (tx) => {
         await tx.unsafe("SELECT 1 FROM contexts WHERE uuid = $1 FOR UPDATE", [contextIds[0]]);
+        rowHeld();
         await until(async () => (await outside.unsafe("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'")).length > 0, "the node to wait on the lock");
         const refused = await call(n.origin, token, "GET", "/v1/contexts?limit=1");
         expect(refused).toEqual({ ...unavailable, retryAfter: "1" });
         expect(JSON.stringify(refused.body)).toContain("stayed busy");
       });
+      // (The writer's connection is new: its first statement connects first, which under load
+      // took longer than the node's bulk on a warm connection.)
+      await Promise.race([holding, held]);
       const waiting = call(n.origin, token, "POST", "/v1/contributions/bulk", { items: caseItems(models, contextIds[0], 5, 0) }, "busy-1");
       await held;
       expect((await waiting).status).toBe(200);
