@@ -40,7 +40,7 @@ export interface WorkerOptions {
  * fleet: each of n workers on one database takes a nth of it (see fleetSize). A worker per
  * node each taking a tenth passed a context that every request makes stale again n times as
  * often as one node did, each pass reading all its records for the rules, however few
- * changed: two nodes held to a third of a core each used a fifth more CPU for the same feed.
+ * changed: two nodes held to a third of a core each used a third more CPU for the same feed.
  */
 const BUSY_SHARE = 0.1;
 /** How often a worker pacing its passes under load counts the fleet's workers again. */

@@ -8,6 +8,10 @@ import type { ClaimSession } from "../claim-session.js";
  */
 export const CLAIM_MARKS = 0x44445331;
 
+/** The claim marks held on this database, as rows of pg_locks `l`. */
+const MARKS_HELD = `FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = ${CLAIM_MARKS} AND l.objsubid = 2 AND l.granted
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+
 /**
  * True when no session of this database holds the mark of the worker named in `column`:
  * its claims may be taken over at once. The marks are read once per statement (a hashed
@@ -15,13 +19,10 @@ export const CLAIM_MARKS = 0x44445331;
  * has not run out). A worker whose name hashes like a live one's (32 bits) just waits for
  * its lease, as before.
  */
-export const claimHolderGone = (column: string) =>
-  `(hashtext(${column})::bigint & 4294967295) NOT IN (SELECT l.objid::bigint FROM pg_locks l WHERE l.locktype = 'advisory'
-    AND l.classid = ${CLAIM_MARKS} AND l.objsubid = 2 AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))`;
+export const claimHolderGone = (column: string) => `(hashtext(${column})::bigint & 4294967295) NOT IN (SELECT l.objid::bigint ${MARKS_HELD})`;
 
 /** How many workers hold a mark on this database: one row, `n` (see Dialect.liveWorkers). */
-export const LIVE_WORKERS = `SELECT count(*)::int AS n FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = ${CLAIM_MARKS}
-    AND l.objsubid = 2 AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+export const LIVE_WORKERS = `SELECT count(*)::int AS n ${MARKS_HELD}`;
 
 const TAKE = `SELECT pg_try_advisory_lock(${CLAIM_MARKS}, hashtext($1)) AS got`;
 const GIVE = `SELECT pg_advisory_unlock(${CLAIM_MARKS}, hashtext($1))`;
