@@ -48,6 +48,17 @@ function alive(pid) {
   }
 }
 
+/** Takes a port's file for this process, unless another process holds it. */
+function take(file) {
+  try {
+    writeFileSync(file, String(process.pid), { flag: "wx" });
+    return true;
+  } catch (err) {
+    if (err.code === "EEXIST") return false;
+    throw err;
+  }
+}
+
 /**
  * A free port of 127.0.0.1 for a PostgreSQL server, held for it until `releasePort` (its
  * `stop`), across the processes of a test run: a server halted by a fault test must find its
@@ -61,15 +72,21 @@ export async function serverPort() {
   for (let attempt = 0; attempt < 100; attempt++) {
     const port = await freePort();
     const file = join(PORTS, String(port));
+    if (take(file)) return port;
+    // Held: unless its holder died (or gave it back meanwhile), another port. A dead holder's
+    // port is free again, to whichever process takes its file first.
+    let owner;
     try {
-      writeFileSync(file, String(process.pid), { flag: "wx" });
-      return port;
+      owner = Number(readFileSync(file, "utf8"));
     } catch {
-      const owner = Number(readFileSync(file, "utf8"));
-      if (owner && alive(owner)) continue;
-      writeFileSync(file, String(process.pid));
-      return port;
+      // Given back since: try to take it.
     }
+    if (owner !== undefined) {
+      // Empty (its holder is still writing its pid) or alive: held.
+      if (!owner || alive(owner)) continue;
+      rmSync(file, { force: true });
+    }
+    if (take(file)) return port;
   }
   throw new Error(`no free port for a PostgreSQL server after 100 tries (see ${PORTS})`);
 }

@@ -68,10 +68,16 @@ export class PassCache {
     }
   }
 
-  /** Keys of up to `limit` contexts kept, the most recently kept first. */
+  /**
+   * Keys of up to `limit` contexts kept, the most recently kept first. Asked by every claim
+   * beside other nodes: the older keys (up to the budget's 20,000 contexts) are stepped over,
+   * not copied.
+   */
   recentKeys(limit: number): number[] {
-    const keys = [...this.contexts.keys()];
-    return keys.slice(Math.max(0, keys.length - limit)).reverse();
+    const out: number[] = [];
+    let skip = this.contexts.size - limit;
+    for (const key of this.contexts.keys()) if (skip-- <= 0) out.push(key);
+    return out.reverse();
   }
 
   /** Forgets a context (its pass failed, or its entry was taken). */
