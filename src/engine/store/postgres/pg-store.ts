@@ -77,7 +77,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     throw openFailure(err, location, pool.target);
   }
   const listener = notifications;
-  const groups = createPgWriteGroups(pool, listener, createAnalyzer(pool));
+  const analyze = createAnalyzer(pool);
+  const groups = createPgWriteGroups(pool, listener, analyze);
   const sql = pgRootSql(pool, listener, groups);
   const keyLocks = createKeyLocks(pool);
   // Claims stand while the listening session holds their worker's mark (see claim-session.ts).
@@ -90,7 +91,12 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     location,
     hearsOtherProcesses: true,
     concurrentWriters: true,
-    ingest: pgIngest,
+    // Every writer of evidence, a write group's or a request's, keeps young tables' statistics (pg-analyze.ts).
+    ingest: {
+      ...pgIngest,
+      insertRecords: (db, workspace, rows) => (analyze(), pgIngest.insertRecords(db, workspace, rows)),
+      insertContributions: (db, workspace, rows) => (analyze(), pgIngest.insertContributions(db, workspace, rows)),
+    },
     passes: pgPasses,
     // Records the open write group holds are stamped there (pg-ingest-buffer.ts).
     markStale: (db, ids, records) => pgMarkStale(db, ids, groups.marks, groups.unheld(records)),
