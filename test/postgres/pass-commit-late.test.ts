@@ -1,3 +1,4 @@
+import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openLocalEngine, type LocalEngine } from "../../src/engine/local-engine.js";
 import { createPipeline } from "../../src/engine/pipeline/worker.js";
@@ -7,13 +8,16 @@ import type { Claim } from "../../src/engine/store/pipeline-repo.js";
 import { RULES, setupMortgageModels } from "../contract/mortgage-models.js";
 import { startPostgres, type PgCluster } from "../helpers/pg-cluster.mjs";
 import { freshnessOf, newMortgageCase } from "../helpers/mortgage-case.js";
+import { until } from "./support.js";
 
-// A pass commit on PostgreSQL sends every write with its COMMIT, behind a fence that locks
-// and checks its contexts (pg-pass.ts, LateCommit): until then it holds no lock a writer of
-// evidence needs, and what changed between its read and its COMMIT sends it the locked way.
+// A pass commit on PostgreSQL sends every write with its COMMIT, with a fence that locks
+// and checks its contexts after its rows (pg-pass.ts, LateCommit): until then it holds no
+// lock a writer of evidence needs, and what changed between its read and its COMMIT (or a
+// lock it was not granted in time) sends it the locked way.
 
 let cluster: PgCluster;
 let engine: LocalEngine;
+let url: string;
 let models: Awaited<ReturnType<typeof setupMortgageModels>>;
 
 beforeAll(async () => {
@@ -23,7 +27,8 @@ afterAll(async () => {
   await cluster?.stop();
 });
 beforeEach(async () => {
-  engine = await openLocalEngine({ db: await cluster.createDatabase() });
+  url = await cluster.createDatabase();
+  engine = await openLocalEngine({ db: url });
   models = await setupMortgageModels(engine);
   await engine.createRule(RULES.ltv as never);
 });
@@ -105,5 +110,33 @@ describe("a pass commit on PostgreSQL locks its contexts only with its COMMIT", 
     expect(await freshnessOf(engine, id)).toBe("resolved");
     // Once: the fence found its claim (a mangled id would have sent it the locked way, told twice).
     expect(told).toBe(1);
+  });
+
+  it("a writer that marked its context and stamps one of its records while it commits gets no error, and the pass commits once the writer is done", async () => {
+    const { id, claim, changes } = await claimedPass();
+    const record = changes.writes.records[0]?.key;
+    expect(record).toBeDefined();
+    // A writer of evidence at its COMMIT, on a connection of its own: its mark holds the context.
+    const side = postgres(url, { max: 2, onnotice: () => undefined });
+    const writer = await side.reserve();
+    try {
+      await writer.unsafe("BEGIN");
+      await writer.unsafe("SELECT id FROM contexts WHERE id = $1 FOR NO KEY UPDATE", [claim.contextKey]);
+      const committing = engine.pipeline.repo.commitPasses([{ claim, changes }]);
+      committing.catch(() => undefined);
+      // The commit waits for the writer's context (at its fence, or, once it gave up there, the locked way).
+      await until(async () => (await side.unsafe("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND application_name = 'ddsctl'")).length > 0, "the pass commit waiting for the context");
+      // The writer's stamp of a record the commit writes: while the commit holds it at its
+      // fence the two wait on each other, and the commit gives up first (its lock timeout,
+      // well before the deadlock check); the stamp goes on, never failing.
+      await writer.unsafe("UPDATE records SET changed_version = changed_version WHERE id = $1", [record!]);
+      await writer.unsafe("COMMIT");
+      expect(await committing).toEqual(["resolved"]);
+    } finally {
+      writer.release();
+      await side.end();
+    }
+    expect(await freshnessOf(engine, id)).toBe("resolved");
+    expect(await evaluationsOf(claim.contextKey)).toHaveLength(1);
   });
 });

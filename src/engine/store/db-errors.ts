@@ -88,5 +88,8 @@ export function asDatabaseUnavailable(err: unknown, where = "the database"): Dds
   if (err instanceof DdsError) return err.code === "database_unavailable" ? err : undefined;
   const code = codeOf(err);
   if (!(isConnectionLost(err) || code === READ_ONLY || code === TOO_MANY_CONNECTIONS || TRANSIENT.has(code))) return undefined;
-  return errors.databaseUnavailable(`${where} cannot serve this request now: ${reasonOf(err)}; retry shortly`, TRANSIENT.has(code) ? 1 : 2);
+  const e = errors.databaseUnavailable(`${where} cannot serve this request now: ${reasonOf(err)}; retry shortly`, TRANSIENT.has(code) ? 1 : 2);
+  // The driver's error stays reachable for a caller that handles one of these itself (a late pass commit's lock timeout).
+  e.cause = err;
+  return e;
 }

@@ -70,12 +70,12 @@ export interface PassWrites {
 export interface PassStore {
   write(tx: Sql, writes: PassWrites, now: string): Promise<void>;
   /**
-   * A commit whose every write is sent in the COMMIT's own message, after a fence that
+   * A commit whose every write is sent in the COMMIT's own message, with a fence that
    * locks its contexts (see LateCommit). Undefined where the transaction cannot defer
    * statements to its COMMIT (SQLite, a savepoint, a write group's call).
    */
   writeLate?(tx: Sql): LateCommit | undefined;
-  /** True when `err` is a late commit's fence refusing it (see LateCommit.finish). */
+  /** True when `err` is a late commit's fence refusing it, or its locks not granted in time (see LateCommit.finish): it commits again the locked way. */
   isFenceFailure?(err: unknown): boolean;
 }
 
@@ -97,10 +97,10 @@ export interface LateClaim {
  */
 export interface LateCommit {
   /**
-   * Defers to the COMMIT: a fence that locks the contexts and fails the transaction (see
-   * PassStore.isFenceFailure) unless every claim still stands and every context to resolve
-   * still has its pass's evidence version; then `writes` (marks included) and each
-   * context's freshness.
+   * Defers to the COMMIT: `writes`' rows, then a fence that locks the contexts and fails
+   * the transaction (see PassStore.isFenceFailure) unless every claim still stands and
+   * every context to resolve still has its pass's evidence version, then the marks and
+   * each context's freshness. The contexts are held only for the last of it.
    */
   finish(writes: PassWrites, claims: readonly LateClaim[], now: string): void;
 }

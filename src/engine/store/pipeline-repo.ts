@@ -212,9 +212,9 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
      * are written together (only what changed), then their contexts' freshness: resolved,
      * or stale when evidence arrived meanwhile (it is claimed again). On PostgreSQL a
      * transaction of its own instead reads first and sends every write with its COMMIT,
-     * behind a fence that locks and checks the contexts (see `late` below): two round trips
-     * for any number of passes, and writers of evidence into the same contexts wait only
-     * while the database runs the commit.
+     * with a fence after the rows that locks and checks the contexts (see `late` below): two
+     * round trips for any number of passes, and writers of evidence into the same contexts
+     * wait only while the database runs the end of the commit.
      */
     commitPasses(items: readonly PassToCommit[], onCommitted?: OnCommitted): Promise<CommitOutcome[]> {
       if (items.length === 0) return Promise.resolve([]);
@@ -279,11 +279,11 @@ export function createPipelineRepo(db: Sql, passes?: PassStore) {
       };
       /**
        * PostgreSQL, a transaction of its own: the fence and each context's freshness read
-       * without a lock, then every write (the webhook outbox's aside) sent with the COMMIT
-       * behind a fence that locks the contexts and checks that read again (pg-pass.ts,
+       * without a lock, then every write (the webhook outbox's aside) sent with the COMMIT,
+       * the rows before a fence that locks the contexts and checks that read again (pg-pass.ts,
        * LateCommit): one round trip before the COMMIT, and no lock held across a turn of
-       * this process. A claim found gone, or a context to resolve given evidence before the
-       * COMMIT ran, rolls it all back, for `locked` to commit again.
+       * this process. A claim found gone, a context to resolve given evidence before the
+       * COMMIT ran, or a lock not granted in time rolls it all back, for `locked` to commit again.
        */
       const late = async (tx: Sql): Promise<CommitOutcome[]> => {
         const commit = store.writeLate?.(tx);
