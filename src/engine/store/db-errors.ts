@@ -89,7 +89,9 @@ export function asDatabaseUnavailable(err: unknown, where = "the database"): Dds
   const code = codeOf(err);
   if (!(isConnectionLost(err) || code === READ_ONLY || code === TOO_MANY_CONNECTIONS || TRANSIENT.has(code))) return undefined;
   const e = errors.databaseUnavailable(`${where} cannot serve this request now: ${reasonOf(err)}; retry shortly`, TRANSIENT.has(code) ? 1 : 2);
-  // The driver's error stays reachable for a caller that handles one of these itself (a late pass commit's lock timeout).
-  e.cause = err;
+  // The driver's error stays reachable for a caller that handles one of these itself (a late
+  // pass commit's lock timeout). Not enumerable: a log of the 503 does not carry the driver's
+  // error (its query, its parameters) along.
+  Object.defineProperty(e, "cause", { value: err, enumerable: false, configurable: true, writable: true });
   return e;
 }
