@@ -1,5 +1,6 @@
 import type postgres from "postgres";
 import { describe, expect, it } from "vitest";
+import { asDatabaseUnavailable } from "../../src/engine/store/db-errors.js";
 import { noWrites } from "../../src/engine/store/pass-changes.js";
 import { pgPasses } from "../../src/engine/store/postgres/pg-pass.js";
 import { PgTx } from "../../src/engine/store/postgres/pg-sql.js";
@@ -27,7 +28,7 @@ describe("a late pass commit on PostgreSQL: its COMMIT's message", () => {
   it("takes a lock not granted in time, also as the pool's 503 with the driver's error as its cause, for a reason to commit the locked way", () => {
     expect(pgPasses.isFenceFailure!(Object.assign(new Error("division by zero"), { code: "22012" }))).toBe(true);
     expect(pgPasses.isFenceFailure!(Object.assign(new Error("lock timeout"), { code: "55P03" }))).toBe(true);
-    expect(pgPasses.isFenceFailure!(Object.assign(new Error("unavailable"), { cause: { code: "55P03" } }))).toBe(true);
+    expect(pgPasses.isFenceFailure!(asDatabaseUnavailable(Object.assign(new Error("canceling statement due to lock timeout"), { code: "55P03" })))).toBe(true);
     expect(pgPasses.isFenceFailure!(Object.assign(new Error("gone"), { code: "08006" }))).toBe(false);
   });
 });

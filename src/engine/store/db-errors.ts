@@ -43,6 +43,14 @@ const codeOf = (err: unknown): string => {
   return typeof code === "string" ? code : "";
 };
 
+/**
+ * The SQLSTATE behind `err`: the driver's own, or that of the driver's error a 503 of
+ * asDatabaseUnavailable was made from (its cause); "" when there is none.
+ */
+export function sqlStateOf(err: unknown): string {
+  return err instanceof DdsError ? codeOf((err as { cause?: unknown }).cause) : codeOf(err);
+}
+
 /** True when `err` says the connection to the database failed, was lost or was ended by the server. */
 export function isConnectionLost(err: unknown): boolean {
   const code = codeOf(err);

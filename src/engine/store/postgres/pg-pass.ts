@@ -1,3 +1,4 @@
+import { sqlStateOf } from "../db-errors.js";
 import { UNRESOLVED_VERSION } from "../evidence-repo.js";
 import { resolvedContextsSql, staleContextsSql } from "../pass-freshness.js";
 import type { PassStore, PassWrites, RecordWrite } from "../pass-store.js";
@@ -74,14 +75,12 @@ function chunked<T>(rows: readonly T[], statement: (chunk: readonly T[]) => Stat
   return out;
 }
 
-/**
- * The statements that write a commit's rows, `records` in place of the writes' own (see
- * write): its records, links and evaluations, then (`marks`) the contexts' pass marks.
- */
-function statementsOf(w: PassWrites, records: readonly RecordWrite[], now: string): { rows: Statement[]; marks: Statement[] } {
-  return { rows: rowStatements(w, records, now), marks: chunked(w.marks, (ms): Statement => [MARKS, [ms.map((m) => m.contextKey), ms.map((m) => m.passedVersion), ms.map((m) => m.passId), ms.map((m) => m.stamp)]]) };
+/** The statements that mark a commit's contexts passed (rows of `contexts`: see writeLate for their place). */
+function markStatements(w: PassWrites): Statement[] {
+  return chunked(w.marks, (ms): Statement => [MARKS, [ms.map((m) => m.contextKey), ms.map((m) => m.passedVersion), ms.map((m) => m.passId), ms.map((m) => m.stamp)]]);
 }
 
+/** The statements that write a commit's records, links and evaluations, `records` in place of the writes' own (see write). */
 function rowStatements(w: PassWrites, records: readonly RecordWrite[], now: string): Statement[] {
   return [
     ...chunked(records, (rs): Statement => [
@@ -117,11 +116,10 @@ export const pgPasses: PassStore = {
     return {
       finish(w, claims, now) {
         const keys = claims.map((c) => c.contextKey);
-        const { rows, marks } = statementsOf(w, w.records, now);
         tx.atCommit(LATE_LOCK_TIMEOUT, []);
-        for (const [text, params] of rows) tx.atCommit(text, params);
+        for (const [text, params] of rowStatements(w, w.records, now)) tx.atCommit(text, params);
         tx.atCommit(LATE_FENCE, [keys, keys, claims.map((c) => c.token), claims.map((c) => c.evidenceVersion), claims.map((c) => (c.resolve ? 1 : 0)), claims.map((c) => c.worker)]);
-        for (const [text, params] of marks) tx.atCommit(text, params);
+        for (const [text, params] of markStatements(w)) tx.atCommit(text, params);
         const resolved = claims.filter((c) => c.resolve).map((c) => c.contextKey);
         const stale = claims.filter((c) => !c.resolve).map((c) => c.contextKey);
         if (resolved.length > 0) tx.atCommit(resolvedContextsSql(postgresDialect), [now, resolved]);
@@ -129,16 +127,11 @@ export const pgPasses: PassStore = {
       },
     };
   },
-  isFenceFailure: (err) => {
-    const code = (err as { code?: unknown } | null)?.code;
-    if (code === DIVISION_BY_ZERO) return true;
-    // A lock not granted in time reaches the caller as the pool's 503, the driver's error its cause.
-    return ((err as { cause?: { code?: unknown } } | null)?.cause?.code ?? code) === LOCK_NOT_AVAILABLE;
-  },
+  // A lock not granted in time reaches the caller as the pool's 503 (sqlStateOf reads its cause).
+  isFenceFailure: (err) => [DIVISION_BY_ZERO, LOCK_NOT_AVAILABLE].includes(sqlStateOf(err)),
   async write(tx: Sql, w, now) {
     // In a write group, records it holds still are copied resolved instead of updated.
     const records = held(tx)?.resolve(w.records, now) ?? w.records;
-    const { rows, marks } = statementsOf(w, records, now);
-    await Promise.all([...rows, ...marks].map(([text, params]) => tx.run(text, params)));
+    await Promise.all([...rowStatements(w, records, now), ...markStatements(w)].map(([text, params]) => tx.run(text, params)));
   },
 };

@@ -78,7 +78,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   }
   const listener = notifications;
   const analyze = createAnalyzer(pool);
-  const groups = createPgWriteGroups(pool, listener, analyze);
+  const groups = createPgWriteGroups(pool, listener);
   const sql = pgRootSql(pool, listener, groups);
   const keyLocks = createKeyLocks(pool);
   // Claims stand while the listening session holds their worker's mark (see claim-session.ts).
@@ -91,12 +91,9 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     location,
     hearsOtherProcesses: true,
     concurrentWriters: true,
-    // Every writer of evidence, a write group's or a request's, keeps young tables' statistics (pg-analyze.ts).
-    ingest: {
-      ...pgIngest,
-      insertRecords: (db, workspace, rows) => (analyze(), pgIngest.insertRecords(db, workspace, rows)),
-      insertContributions: (db, workspace, rows) => (analyze(), pgIngest.insertContributions(db, workspace, rows)),
-    },
+    // Every writer of evidence, a write group's or a request's, keeps young tables'
+    // statistics (pg-analyze.ts): every call that writes evidence inserts contributions.
+    ingest: { ...pgIngest, insertContributions: (db, workspace, rows) => (analyze(), pgIngest.insertContributions(db, workspace, rows)) },
     passes: pgPasses,
     // Records the open write group holds are stamped there (pg-ingest-buffer.ts).
     markStale: (db, ids, records) => pgMarkStale(db, ids, groups.marks, groups.unheld(records)),

@@ -11,9 +11,6 @@ import { GroupMemo, newIngestBuffer } from "./pg-ingest.js";
 import { KnownIdentities } from "./pg-known-identities.js";
 import { NOTIFY, PgTx, query, type Announcement, type CommitSink, type GroupSlot, type OpenGroup, type Params } from "./pg-sql.js";
 
-/** What a group does once it has committed (the store's upkeep after a bulk load). */
-export type AfterCommit = () => void;
-
 /** The store's write groups: the open one (for the root executor and pgMarkStale), and how to open one. */
 export interface PgWriteGroups extends GroupSlot {
   readonly marks: StaleMarks | undefined;
@@ -42,7 +39,7 @@ export interface PgWriteGroups extends GroupSlot {
  * `COPY … FROM STDIN` (pg-ingest-buffer.ts), at the latest before COMMIT: a copy that
  * fails fails the commit, so the checkpoint never passes rows that were not stored.
  */
-export function createPgWriteGroups(pool: PgPool, sink: CommitSink, afterCommit?: AfterCommit): PgWriteGroups {
+export function createPgWriteGroups(pool: PgPool, sink: CommitSink): PgWriteGroups {
   let current: PgGroup | undefined;
   const keys = new KeyBlocks(keysFrom(pool));
   const known = new KnownIdentities();
@@ -62,7 +59,6 @@ export function createPgWriteGroups(pool: PgPool, sink: CommitSink, afterCommit?
         if (current === group) current = undefined;
         const announced = await group.end(how);
         sink.committed(announced);
-        if (how === "COMMIT") afterCommit?.();
       };
       return {
         rows: "held",
