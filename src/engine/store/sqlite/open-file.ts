@@ -20,6 +20,12 @@ function addonOf(): string | object {
   return (addon = bindings({ bindings: "better_sqlite3.node", module_root: dirname(pkg) }));
 }
 
+/** The addon's file, when it was found as one (a thread of its own can then load it too). */
+export function addonFile(): string | undefined {
+  const found = addonOf();
+  return typeof found === "string" ? found : undefined;
+}
+
 /** Opens a SQLite file with better-sqlite3 (every connection ddsctl makes goes through here). */
 export function openSqliteFile(path: string, options: Database.Options = {}): Database.Database {
   // better-sqlite3 takes the loaded addon object too (lib/database.js); its types say string only.

@@ -23,6 +23,8 @@ export class SqliteConnection {
    * only when this moved, not on every read (see changeStamps in sqlite-store.ts).
    */
   writes = 0;
+  /** Told after each COMMIT through this connection (the background checkpoints). */
+  afterCommit: (() => void) | undefined;
 
   constructor(
     readonly raw: Database.Database,
@@ -159,6 +161,7 @@ export function sqliteRootSql(conn: SqliteConnection): Sql {
           throw err;
         }
         conn.committed(tx.signals);
+        if (!inGroup && !options.readOnly) conn.afterCommit?.();
         return result;
       } finally {
         tx.end();

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
-import { openSqliteFile } from "./open-file.js";
+import { addonFile, openSqliteFile } from "./open-file.js";
+import { backgroundCheckpoints, threadModules, type BackgroundCheckpoints } from "./background-checkpoints.js";
 import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { DdsError, errors } from "../../../contract/errors.js";
@@ -23,6 +24,8 @@ export interface SqliteStore extends Store {
   readonly raw: Database.Database;
   readonly path: string;
   writeGroup(): WriteGroup;
+  /** The checkpoints run in a thread of their own (undefined for a read-only or in-memory database). */
+  readonly checkpoints: BackgroundCheckpoints | undefined;
 }
 
 /** Options for opening a SQLite store. */
@@ -74,6 +77,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const conn = new SqliteConnection(raw, announce, busyTimeoutMs);
   const sql = sqliteRootSql(conn);
   const wal = watchWalIndex(path);
+  // A reader (or a writer that writes little) never starts the thread: see backgroundCheckpoints.
+  const checkpoints = options.readonly ? undefined : backgroundCheckpoints(path, () => {
+    const addon = addonFile();
+    return addon === undefined ? undefined : threadModules(addon);
+  });
+  conn.afterCommit = checkpoints?.afterCommit;
   return {
     kind: "sqlite",
     sql,
@@ -94,6 +103,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     },
     markStale: sqliteMarkStale,
     writeGroup: () => openWriteGroup(conn),
+    checkpoints,
     ping: async () => {
       await sql.get("SELECT 1");
     },
@@ -101,6 +111,11 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       if (!raw.open) return;
       if (raw.inTransaction) raw.exec("ROLLBACK");
       raw.close();
+      // The thread's connection closes last, so SQLite's final checkpoint (and the WAL's
+      // removal) is its; then no connection of this process holds a lock on the -shm file,
+      // and closing our own descriptors of it cannot drop one (POSIX locks are per process).
+      const ending = checkpoints?.close();
+      if (ending) await ending;
       wal?.close();
     },
   };
@@ -206,6 +221,7 @@ function openWriteGroup(conn: SqliteConnection): WriteGroup {
       }
       conn.run("COMMIT");
       conn.flushGroupSignals();
+      conn.afterCommit?.();
     },
     rollback: () => {
       between("roll back");
