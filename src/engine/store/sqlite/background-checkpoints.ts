@@ -94,6 +94,7 @@ export function threadModules(addon: string): ThreadModules {
  * in-memory database).
  */
 export function backgroundCheckpoints(path: string, modules: () => ThreadModules | undefined): BackgroundCheckpoints | undefined {
+  if (path === "" || path === ":memory:") return undefined;
   let fd: number;
   try {
     fd = openSync(`${path}-shm`, "r");
