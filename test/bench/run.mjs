@@ -1,10 +1,11 @@
 // `npm run bench`: the project's benchmarks, printed as one stable table.
-// Usage: node test/bench/run.mjs [--only startup,ingest,eval,http,ratelimit,import,resolved,pass,pgimport,studio,scale,webhooks,capped] [--rows 100000] [--contexts 1000] [--import-rows 1000000] [--heavy-rows 200000] [--import-runs 1] [--resolved-rows 200000] [--resolved-runs 3] [--pg-import-rows 200000] [--pg-import-runs 1] [--startup-rounds 21] [--webhook-deliveries 20000] [--webhook-waiting 100000]
+// Usage: node test/bench/run.mjs [--only startup,ingest,eval,http,ratelimit,import,resolved,checkpoints,pass,pgimport,studio,scale,webhooks,capped] [--rows 100000] [--contexts 1000] [--import-rows 1000000] [--heavy-rows 200000] [--import-runs 1] [--resolved-rows 200000] [--resolved-runs 3] [--pg-import-rows 200000] [--pg-import-runs 1] [--startup-rounds 21] [--webhook-deliveries 20000] [--webhook-waiting 100000]
 import { runIngestBench } from "./ingest-bench.mjs";
 import { runPgImportBench } from "./pg-import-bench.mjs";
 import { runEvalBench } from "./eval-bench.mjs";
 import { runImportBench } from "./import-bench.mjs";
 import { runPassBench } from "./pass-bench.mjs";
+import { runCheckpointBench } from "./checkpoint-bench.mjs";
 import { runResolvedBench } from "./resolved-bench.mjs";
 import { runCappedBench } from "./capped-bench.mjs";
 import { runHttpBench } from "./http-bench.mjs";
@@ -19,7 +20,7 @@ const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const only = opt("only", "startup,ingest,eval,http,ratelimit,import,resolved,pass,pgimport,studio,scale,webhooks,capped").split(",");
+const only = opt("only", "startup,ingest,eval,http,ratelimit,import,resolved,checkpoints,pass,pgimport,studio,scale,webhooks,capped").split(",");
 const rows = Number(opt("rows", "100000"));
 const contexts = Number(opt("contexts", "1000"));
 
@@ -34,6 +35,8 @@ if (only.includes("ratelimit")) results.push(...(await runRateLimitBench()));
 const importRows = Number(opt("import-rows", "1000000"));
 if (only.includes("import")) results.push(...(await runImportBench({ rows: importRows, heavyRows: Number(opt("heavy-rows", "200000")), runs: Number(opt("import-runs", "1")) })));
 if (only.includes("resolved")) results.push(...(await runResolvedBench({ rows: Number(opt("resolved-rows", "200000")), runs: Number(opt("resolved-runs", "3")) })));
+// SQLite commits with checkpoints on the writer's thread and in a thread of their own.
+if (only.includes("checkpoints")) results.push(...(await runCheckpointBench({ rounds: Number(opt("checkpoint-rounds", "3")) })));
 if (only.includes("pass")) results.push(...(await runPassBench()));
 if (only.includes("pgimport")) results.push(...(await runPgImportBench({ rows: Number(opt("pg-import-rows", "200000")), runs: Number(opt("pg-import-runs", "1")) })));
 if (only.includes("studio")) results.push(...(await runStudioBench()));
