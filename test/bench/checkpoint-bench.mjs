@@ -5,8 +5,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { addonFile, openSqliteFile } from "../../dist/engine/store/sqlite/open-file.js";
-import { backgroundCheckpoints, threadModules } from "../../dist/engine/store/sqlite/background-checkpoints.js";
+import { openSqliteFile } from "../../dist/engine/store/sqlite/open-file.js";
+import { backgroundCheckpoints } from "../../dist/engine/store/sqlite/background-checkpoints.js";
+import { watchWalIndex } from "../../dist/engine/store/sqlite/wal-index-watch.js";
 
 const GROUPS = 40;
 const PAGES = 3000;
@@ -21,7 +22,8 @@ async function commitTimes(dir, thread) {
   raw.pragma("synchronous = NORMAL");
   raw.pragma("wal_autocheckpoint = 10000");
   raw.exec("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)");
-  const checkpoints = thread ? backgroundCheckpoints(path, () => threadModules(addonFile())) : undefined;
+  const wal = thread ? watchWalIndex(path) : undefined;
+  const checkpoints = wal ? backgroundCheckpoints(path, wal) : undefined;
   const insert = raw.prepare("INSERT INTO t (v) VALUES (?)");
   const value = "x".repeat(4000);
   const times = [];
@@ -37,6 +39,7 @@ async function commitTimes(dir, thread) {
   }
   raw.close();
   await checkpoints?.close();
+  wal?.close();
   return times;
 }
 

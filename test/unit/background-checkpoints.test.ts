@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSqliteDatabase, type SqliteStore } from "../../src/engine/store/db.js";
 import { backgroundCheckpoints, THREAD_FRAMES } from "../../src/engine/store/sqlite/background-checkpoints.js";
 import { openSqliteFile } from "../../src/engine/store/sqlite/open-file.js";
+import { watchWalIndex } from "../../src/engine/store/sqlite/wal-index-watch.js";
 
 let dir: string;
 let path: string;
@@ -136,7 +137,8 @@ describe("checkpoints in a thread of their own", () => {
     // Frames must wait for the thread: the connection's own checkpoint would copy them first.
     raw.pragma("wal_autocheckpoint = 0");
     raw.exec("CREATE TABLE t (v TEXT)");
-    const checkpoints = backgroundCheckpoints(path, () => ({ lib: join(dir, "no-such-module.js"), addon: join(dir, "no-such.node") }));
+    const wal = watchWalIndex(path)!;
+    const checkpoints = backgroundCheckpoints(path, wal, () => ({ lib: join(dir, "no-such-module.js"), addon: join(dir, "no-such.node") }));
     expect(checkpoints).toBeDefined();
     const insert = raw.prepare("INSERT INTO t VALUES (?)");
     const value = "y".repeat(4000);
@@ -152,6 +154,7 @@ describe("checkpoints in a thread of their own", () => {
     await checkpoints!.idle();
     expect(raw.prepare("SELECT count(*) AS n FROM t").get()).toEqual({ n: THREAD_FRAMES + 100 });
     await checkpoints!.close();
+    wal.close();
     raw.close();
     expect(existsSync(`${path}-wal`)).toBe(false);
   });

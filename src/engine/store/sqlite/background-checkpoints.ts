@@ -1,8 +1,8 @@
-import { closeSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
-import { endianness } from "node:os";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
+import { addonFile } from "./open-file.js";
+import type { WalIndexWatch } from "./wal-index-watch.js";
 
 /**
  * Frames waiting in the WAL (written, not yet copied into the database file) before a
@@ -11,11 +11,6 @@ import { Worker } from "node:worker_threads";
  * last few thousand, so the writer copies those and the WAL starts over from its beginning.
  */
 export const THREAD_FRAMES = 2_500;
-
-/** Where the wal-index (`-shm`) keeps the WAL's last frame (header) and the frames copied back (checkpoint info). */
-const MX_FRAME_AT = 16;
-const BACKFILL_AT = 96;
-const READ_BYTES = BACKFILL_AT + 4;
 
 /**
  * The thread's code, run from this string rather than a file of its own: the CLI is one
@@ -60,7 +55,8 @@ export interface BackgroundCheckpoints {
   idle(): Promise<void>;
   /**
    * Closes the thread's connection and ends it; call after the writer's own connection is
-   * closed. Undefined (and done at once) when no thread was started.
+   * closed, and before the wal-index watch is. Undefined (and done at once) when no thread
+   * was started.
    */
   close(): Promise<void> | undefined;
 }
@@ -71,8 +67,10 @@ export interface ThreadModules {
   addon: string;
 }
 
-/** better-sqlite3's entry module, next to the addon open-file.ts names. */
-export function threadModules(addon: string): ThreadModules {
+/** better-sqlite3's entry module and the addon open-file.ts found, if it found a file (a thread cannot be handed a loaded addon). */
+export function threadModules(): ThreadModules | undefined {
+  const addon = addonFile();
+  if (addon === undefined) return undefined;
   const pkg = createRequire(import.meta.url).resolve("better-sqlite3/package.json");
   return { lib: join(dirname(pkg), "lib", "index.js"), addon };
 }
@@ -88,37 +86,19 @@ export function threadModules(addon: string): ThreadModules {
  *
  * Started on the first commit that leaves {@link THREAD_FRAMES} frames waiting, once about as
  * many were appended since the store opened: a command that writes little never starts a
- * thread, not even beside a process that filled the WAL. Told by the writer, not by polling: frames only
- * arrive with commits. If the thread cannot start or fails, nothing changes but that: the
- * writer checkpoints as it always did. Undefined without a wal-index file to read (an
- * in-memory database).
+ * thread, not even beside a process that filled the WAL. Told by the writer, not by polling:
+ * frames only arrive with commits, and the counts are read through the store's wal-index
+ * watch (its one descriptor of the `-shm` file). If the thread cannot start or fails,
+ * nothing changes but that: the writer checkpoints as it always did.
  */
-export function backgroundCheckpoints(path: string, modules: () => ThreadModules | undefined): BackgroundCheckpoints | undefined {
-  if (path === "" || path === ":memory:") return undefined;
-  let fd: number;
-  try {
-    fd = openSync(`${path}-shm`, "r");
-  } catch {
-    return undefined;
-  }
-  const buf = Buffer.alloc(READ_BYTES);
-  const read = endianness() === "LE" ? (at: number) => buf.readUInt32LE(at) : (at: number) => buf.readUInt32BE(at);
-  /** The WAL's last frame and the frames copied back; undefined when the header cannot be read. */
-  const frames = (): { max: number; back: number } | undefined => {
-    try {
-      if (readSync(fd, buf, 0, READ_BYTES, 0) < READ_BYTES) return undefined;
-    } catch {
-      return undefined;
-    }
-    return { max: read(MX_FRAME_AT), back: read(BACKFILL_AT) };
-  };
+export function backgroundCheckpoints(path: string, wal: WalIndexWatch, modules: () => ThreadModules | undefined = threadModules): BackgroundCheckpoints {
   /**
    * Frames appended since this store opened, counted at its commits: a process that writes
    * little into a database another process fills (a CLI command beside `serve`) never
    * starts a thread for the other's frames.
    */
   let appended = 0;
-  let lastMax = frames()?.max ?? 0;
+  let lastMax = wal.frames()?.max ?? 0;
   let worker: Worker | undefined;
   let failed = false;
   let closed = false;
@@ -170,12 +150,12 @@ export function backgroundCheckpoints(path: string, modules: () => ThreadModules
     },
     afterCommit() {
       if (closed || failed) return;
-      const f = frames();
+      const f = wal.frames();
       if (!f) return;
       // A smaller last frame: the WAL started over from its beginning since the last look.
       appended += f.max >= lastMax ? f.max - lastMax : f.max;
       lastMax = f.max;
-      if (inFlight || appended < THREAD_FRAMES || f.max - f.back < THREAD_FRAMES) return;
+      if (inFlight || appended < THREAD_FRAMES || f.max - f.backfilled < THREAD_FRAMES) return;
       worker ??= start();
       if (!worker) return;
       let resolve!: () => void;
@@ -188,14 +168,8 @@ export function backgroundCheckpoints(path: string, modules: () => ThreadModules
       if (closed) return undefined;
       closed = true;
       const w = worker;
-      if (!w) {
-        closeSync(fd);
-        return undefined;
-      }
-      // Our descriptor of the -shm file is closed after the thread's connection: closing it
-      // while that connection held a lock on the file would drop the lock (POSIX locks are
-      // per process).
-      const exited = new Promise<void>((r) => w.once("exit", () => r())).then(() => closeSync(fd));
+      if (!w) return undefined;
+      const exited = new Promise<void>((r) => w.once("exit", () => r()));
       // Awaited: the process must not end (an unreferenced thread would let it) before the
       // thread's connection is closed and the WAL removed.
       w.ref();

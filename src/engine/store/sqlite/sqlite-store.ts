@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
-import { addonFile, openSqliteFile } from "./open-file.js";
-import { backgroundCheckpoints, threadModules, type BackgroundCheckpoints } from "./background-checkpoints.js";
+import { openSqliteFile } from "./open-file.js";
+import { backgroundCheckpoints, type BackgroundCheckpoints } from "./background-checkpoints.js";
 import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { DdsError, errors } from "../../../contract/errors.js";
@@ -78,10 +78,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const sql = sqliteRootSql(conn);
   const wal = watchWalIndex(path);
   // A reader (or a writer that writes little) never starts the thread: see backgroundCheckpoints.
-  const checkpoints = options.readonly ? undefined : backgroundCheckpoints(path, () => {
-    const addon = addonFile();
-    return addon === undefined ? undefined : threadModules(addon);
-  });
+  // Without a wal-index file to read (an in-memory database) there is nothing to copy.
+  const checkpoints = options.readonly || !wal ? undefined : backgroundCheckpoints(path, wal);
   conn.afterCommit = checkpoints?.afterCommit;
   return {
     kind: "sqlite",
@@ -113,7 +111,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       raw.close();
       // The thread's connection closes last, so SQLite's final checkpoint (and the WAL's
       // removal) is its; then no connection of this process holds a lock on the -shm file,
-      // and closing our own descriptors of it cannot drop one (POSIX locks are per process).
+      // and closing the watch's descriptor of it cannot drop one (POSIX locks are per process).
       const ending = checkpoints?.close();
       if (ending) await ending;
       wal?.close();

@@ -1,12 +1,18 @@
 import { closeSync, openSync, readSync } from "node:fs";
+import { endianness } from "node:os";
 
 /** The wal-index header's two copies, where every commit writes its frame count and counter. */
 const HEADER_BYTES = 96;
+/** Where the header keeps the WAL's last frame, and the checkpoint info (after the header) the frames copied back. */
+const MX_FRAME_AT = 16;
+const BACKFILL_AT = HEADER_BYTES;
 
 /** See watchWalIndex. */
 export interface WalIndexWatch {
   /** True when the header differs from the last call's. */
   changed(): boolean;
+  /** The WAL's last frame and the frames a checkpoint copied back so far; undefined when unreadable. */
+  frames(): { max: number; backfilled: number } | undefined;
   close(): void;
 }
 
@@ -32,6 +38,8 @@ export function watchWalIndex(dbPath: string): WalIndexWatch | undefined {
   }
   let last = Buffer.alloc(HEADER_BYTES);
   let next = Buffer.alloc(HEADER_BYTES);
+  const counts = Buffer.alloc(BACKFILL_AT + 4);
+  const u32 = endianness() === "LE" ? (at: number) => counts.readUInt32LE(at) : (at: number) => counts.readUInt32BE(at);
   let open = true;
   return {
     changed() {
@@ -45,6 +53,15 @@ export function watchWalIndex(dbPath: string): WalIndexWatch | undefined {
       if (next.equals(last)) return false;
       [last, next] = [next, last];
       return true;
+    },
+    frames() {
+      if (!open) return undefined;
+      try {
+        if (readSync(fd, counts, 0, counts.length, 0) < counts.length) return undefined;
+      } catch {
+        return undefined;
+      }
+      return { max: u32(MX_FRAME_AT), backfilled: u32(BACKFILL_AT) };
     },
     close() {
       if (!open) return;
